@@ -1,0 +1,46 @@
+"""Cypher statements live in ``cypher/<name>.cypher``; this module is the only one that knows where.
+
+Each file holds one statement (``schema.cypher`` holds several, split on ``;`` at line ends).
+Files are found in the source checkout, or in the installed package's bundled copy.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from kgres.assets import asset_dir
+from kgres.errors import UnknownQuery
+
+
+def directory() -> Path:
+    """The folder holding the .cypher files."""
+    return asset_dir("cypher")
+
+
+def names() -> list[str]:
+    """Every query name available to :func:`load`."""
+    return sorted(p.stem for p in directory().glob("*.cypher"))
+
+
+@functools.cache
+def load(name: str) -> str:
+    """Return the text of ``cypher/<name>.cypher``.
+
+    Raises:
+        UnknownQuery: no such file.
+    """
+    path = directory() / f"{name}.cypher"
+    if not path.is_file():
+        raise UnknownQuery(f"no Cypher query named '{name}' (expected {path})")
+    return path.read_text(encoding="utf-8")
+
+
+def statements(name: str) -> list[str]:
+    """Split a multi-statement file (schema) into statements, dropping comment-only parts."""
+    out = []
+    for part in load(name).split(";\n"):
+        body = "\n".join(l for l in part.splitlines() if not l.strip().startswith("//")).strip()
+        if body:
+            out.append(body.rstrip(";"))
+    return out
