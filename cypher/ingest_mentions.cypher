@@ -1,0 +1,26 @@
+// ingest_mentions: upsert Mentions verbatim; give each mention that refers to nothing yet its own
+// Entity (the unresolved state) with a recorded REFERS_TO decision; link mentions to their Chunks.
+// A mention that already refers to an entity (resolved earlier) is left exactly as it is.
+// Params: $rows list<{id, key, name, type, description, chunk_ids, document_ids, span_start, span_end,
+//         attributes_json, inferred}>, $source string, $run_id string.
+UNWIND $rows AS row
+MERGE (m:Mention {id: row.id})
+ON CREATE SET m.name = row.name, m.norm_name = kgres.text.normName(row.name), m.type = row.type,
+              m.description = row.description, m.source_system = $source, m.source_key = row.key,
+              m.chunk_ids = row.chunk_ids, m.document_ids = row.document_ids,
+              m.span_start = row.span_start, m.span_end = row.span_end,
+              m.attributes_json = row.attributes_json, m.inferred = row.inferred, m.ingest_run_id = $run_id
+FOREACH (_ IN CASE WHEN EXISTS { (m)-[:REFERS_TO]->() } THEN [] ELSE [1] END |
+  MERGE (e:Entity {id: 'ent:' + m.id})
+  ON CREATE SET e.name = m.name, e.norm_name = m.norm_name, e.type = m.type,
+                e.description = m.description, e.aliases = [m.name], e.mention_count = 1
+  MERGE (m)-[r:REFERS_TO]->(e)
+  ON CREATE SET r.confidence = 1.0, r.method = 'ingest', r.run_id = $run_id, r.decided_by = 'kgres ingest',
+                r.decided_at = datetime(), r.evidence = 'unresolved: one entity per mention'
+)
+WITH m, row
+CALL (m, row) {
+  UNWIND row.chunk_ids AS chunk_id
+  MATCH (c:Chunk {id: chunk_id})
+  MERGE (m)-[:IN_CHUNK]->(c)
+}

@@ -1,0 +1,18 @@
+// ingest_triples: upsert raw triples between Mentions and add each new one to the Entity-level
+// RELATED projection (one RELATED per entity pair and predicate; triple_ids lists its triples).
+// Params: $rows list<{id, key, subject_id, object_id, predicate, description, weight, chunk_ids}>,
+//         $source string, $run_id string. Both endpoints exist: the importer adds inferred mentions.
+UNWIND $rows AS row
+MATCH (s:Mention {id: row.subject_id})
+MATCH (o:Mention {id: row.object_id})
+MERGE (s)-[t:RELATES {id: row.id}]->(o)
+ON CREATE SET t.predicate = row.predicate, t.description = row.description, t.weight = row.weight,
+              t.chunk_ids = row.chunk_ids, t.source_system = $source, t.source_key = row.key,
+              t.status = 'active', t.ingest_run_id = $run_id
+WITH s, o, row
+MATCH (s)-[:REFERS_TO]->(es:Entity)
+MATCH (o)-[:REFERS_TO]->(eo:Entity)
+MERGE (es)-[r:RELATED {predicate: row.predicate}]->(eo)
+ON CREATE SET r.triple_ids = [], r.weight = 0.0, r.description = row.description
+WITH r, row WHERE NOT row.id IN r.triple_ids
+SET r.triple_ids = r.triple_ids + row.id, r.weight = r.weight + coalesce(row.weight, 1.0)

@@ -1,0 +1,39 @@
+// schema: constraints and indexes of the kgres graph model (DESIGN.md section 2). Idempotent.
+// Params: $embedding_dimensions int, $fastrp_dimensions int (vector index sizes, from settings).
+//
+// Nodes:  (:Document {id, title, source, source_system, source_key, text?})
+//         (:Chunk {id, document_id, index, text, source_system, source_key})-[:PART_OF]->(:Document)
+//         (:Mention {id, name, norm_name, type, norm_type, description, source_system, source_key,
+//                    chunk_ids, document_ids, attributes_json, span_start?, span_end?, inferred,
+//                    ingest_run_id})-[:IN_CHUNK]->(:Chunk)
+//         (:Entity {id, name, norm_name, type, description, aliases, mention_count})
+//         (:IngestRun {id, source_system, format, path, input_hash, started_at, finished_at, status, stats_json})
+//         (:ResolutionRun {id, started_at, finished_at, config, kgres_version, stats, status})
+// Edges:  (:Mention)-[:RELATES {id, predicate, description, weight, chunk_ids, source_system,
+//                               source_key, status, ingest_run_id}]->(:Mention)      raw triple
+//         (:Mention)-[:REFERS_TO {confidence, method, run_id, decided_by, decided_at, evidence}]->(:Entity)
+//         (:Entity)-[:RELATED {predicate, weight, triple_ids, description}]->(:Entity)  projection
+// Mention, Chunk and Document ids are namespaced "<source>:<id in the input>"; source_key keeps the
+// input's own id.
+CREATE CONSTRAINT document_id IF NOT EXISTS FOR (d:Document) REQUIRE d.id IS UNIQUE;
+CREATE CONSTRAINT chunk_id IF NOT EXISTS FOR (c:Chunk) REQUIRE c.id IS UNIQUE;
+CREATE CONSTRAINT mention_id IF NOT EXISTS FOR (m:Mention) REQUIRE m.id IS UNIQUE;
+CREATE CONSTRAINT entity_id IF NOT EXISTS FOR (e:Entity) REQUIRE e.id IS UNIQUE;
+CREATE CONSTRAINT ingest_run_id IF NOT EXISTS FOR (r:IngestRun) REQUIRE r.id IS UNIQUE;
+CREATE CONSTRAINT resolution_run_id IF NOT EXISTS FOR (r:ResolutionRun) REQUIRE r.id IS UNIQUE;
+CREATE CONSTRAINT relates_id IF NOT EXISTS FOR ()-[r:RELATES]-() REQUIRE r.id IS UNIQUE;
+CREATE INDEX mention_norm_name IF NOT EXISTS FOR (m:Mention) ON (m.norm_name);
+CREATE INDEX mention_source_key IF NOT EXISTS FOR (m:Mention) ON (m.source_system, m.source_key);
+CREATE INDEX entity_norm_name IF NOT EXISTS FOR (e:Entity) ON (e.norm_name);
+CREATE INDEX entity_type IF NOT EXISTS FOR (e:Entity) ON (e.type);
+CREATE INDEX chunk_document_id IF NOT EXISTS FOR (c:Chunk) ON (c.document_id);
+CREATE INDEX relates_status IF NOT EXISTS FOR ()-[r:RELATES]-() ON (r.status);
+CREATE FULLTEXT INDEX entity_name IF NOT EXISTS FOR (e:Entity) ON EACH [e.name, e.aliases];
+CREATE FULLTEXT INDEX mention_name IF NOT EXISTS FOR (m:Mention) ON EACH [m.name];
+CREATE FULLTEXT INDEX chunk_text IF NOT EXISTS FOR (c:Chunk) ON EACH [c.text];
+CREATE VECTOR INDEX entity_embedding IF NOT EXISTS FOR (e:Entity) ON e.embedding
+  OPTIONS {indexConfig: {`vector.dimensions`: $embedding_dimensions, `vector.similarity_function`: 'cosine'}};
+CREATE VECTOR INDEX mention_embedding IF NOT EXISTS FOR (m:Mention) ON m.embedding
+  OPTIONS {indexConfig: {`vector.dimensions`: $embedding_dimensions, `vector.similarity_function`: 'cosine'}};
+CREATE VECTOR INDEX entity_fastrp IF NOT EXISTS FOR (e:Entity) ON e.fastrp
+  OPTIONS {indexConfig: {`vector.dimensions`: $fastrp_dimensions, `vector.similarity_function`: 'cosine'}};

@@ -1,0 +1,3 @@
+// status_plugin_version_gds: the gds plugin's version; fails when the plugin is not installed.
+// Params: none.
+RETURN gds.version() AS version

@@ -1,0 +1,145 @@
+"""The one place kgres talks to Neo4j: connection resolution, named queries, error wrapping.
+
+Stages call ``db.query("ingest_mentions", rows=batch)``; the text comes from ``cypher/``
+(:mod:`kgres.cypher`), values always travel as parameters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import neo4j
+from neo4j import GraphDatabase, NotificationMinimumSeverity
+from neo4j.exceptions import AuthError, Neo4jError, ServiceUnavailable, SessionExpired
+
+from kgres import cypher
+from kgres.config import Neo4jSettings, Settings
+from kgres.errors import DatabaseError, DatabaseUnavailable, KgresError
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where to connect: URI, credentials, database name, and a label for messages."""
+
+    uri: str
+    user: str
+    password: str | None
+    database: str
+    managed: bool
+
+
+def resolve_target(settings: Settings) -> Target:
+    """``NEO4J_URI`` (+ user/password/database) if set, else the managed local server.
+
+    Raises:
+        DatabaseUnavailable: no NEO4J_URI and the managed server was never started.
+    """
+    env = Neo4jSettings()
+    if env.uri:
+        pw = env.password.get_secret_value() if env.password else None
+        return Target(env.uri, env.user, pw, env.database, managed=False)
+    from kgres.neo4j_runtime.server import USER, ManagedServer
+    from kgres.errors import RuntimeSetupError
+
+    server = ManagedServer(settings.home / "server", settings.server)
+    try:
+        pw = server.password()
+    except RuntimeSetupError as e:
+        raise DatabaseUnavailable(str(e)) from e
+    return Target(server.uri, USER, pw, env.database, managed=True)
+
+
+class Database:
+    """A driver plus the database name; runs named Cypher files and wraps driver errors."""
+
+    def __init__(self, target: Target) -> None:
+        self.target = target
+        auth = (target.user, target.password) if target.password is not None else None
+        # Notifications (unknown label/property on an empty graph) are noise for a CLI; errors still raise.
+        self._driver = GraphDatabase.driver(target.uri, auth=auth,
+                                            notifications_min_severity=NotificationMinimumSeverity.OFF)
+
+    @classmethod
+    def connect(cls, settings: Settings) -> "Database":
+        """Connect and verify the server answers.
+
+        Raises:
+            DatabaseUnavailable: unreachable, or credentials refused.
+        """
+        db = cls(resolve_target(settings))
+        try:
+            db._driver.verify_connectivity()
+        except Exception as e:
+            db.close()
+            raise _wrap(e, "connect", db.target) from e
+        return db
+
+    def close(self) -> None:
+        self._driver.close()
+
+    def __enter__(self) -> "Database":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- running statements -----------------------------------------------------------------
+    def query(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        """Run ``cypher/<name>.cypher`` in one write transaction; return its rows as dicts."""
+        return self.run(cypher.load(name), _name=name, **params)
+
+    def run(self, text: str, _name: str = "statement", **params: Any) -> list[dict[str, Any]]:
+        """Run literal Cypher (kgres-internal text only, never built from user values)."""
+        try:
+            records, _, _ = self._driver.execute_query(text, params, database_=self.target.database,
+                                                       routing_=neo4j.RoutingControl.WRITE)
+        except Exception as e:
+            raise _wrap(e, _name, self.target) from e
+        return [r.data() for r in records]
+
+    def write(self, name: str, **params: Any) -> dict[str, int]:
+        """Run a named write query in one transaction; return its update counters."""
+        try:
+            _, summary, _ = self._driver.execute_query(cypher.load(name), params, database_=self.target.database,
+                                                       routing_=neo4j.RoutingControl.WRITE)
+        except Exception as e:
+            raise _wrap(e, name, self.target) from e
+        c = summary.counters
+        return {"nodes_created": c.nodes_created, "relationships_created": c.relationships_created,
+                "properties_set": c.properties_set, "nodes_deleted": c.nodes_deleted,
+                "relationships_deleted": c.relationships_deleted}
+
+    def auto_commit(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        """Run a named query in an auto-commit transaction (needed for ``CALL ... IN TRANSACTIONS``)."""
+        try:
+            with self._driver.session(database=self.target.database) as s:
+                return [r.data() for r in s.run(cypher.load(name), params)]
+        except Exception as e:
+            raise _wrap(e, name, self.target) from e
+
+    def stream(self, name: str, **params: Any) -> Iterator[dict[str, Any]]:
+        """Yield rows of a read query one at a time (results are not held in memory)."""
+        try:
+            with self._driver.session(database=self.target.database,
+                                      default_access_mode=neo4j.READ_ACCESS) as s:
+                for r in s.run(cypher.load(name), params):
+                    yield r.data()
+        except Exception as e:
+            raise _wrap(e, name, self.target) from e
+
+
+def _wrap(e: Exception, what: str, target: Target) -> KgresError:
+    if isinstance(e, KgresError):
+        return e
+    where = f"Neo4j at {target.uri}" + (" (managed)" if target.managed else "")
+    if isinstance(e, AuthError):
+        hint = "" if target.managed else "; check NEO4J_USER / NEO4J_PASSWORD"
+        return DatabaseUnavailable(f"{where} refused the credentials{hint}: {e.message}")
+    if isinstance(e, (ServiceUnavailable, SessionExpired, OSError)):
+        hint = " Start it with 'kgres neo4j start'." if target.managed else ""
+        return DatabaseUnavailable(f"{where} is not reachable ({e}).{hint}")
+    if isinstance(e, Neo4jError):
+        return DatabaseError(f"query '{what}' failed on {where}: {e.code}: {e.message}")
+    return DatabaseError(f"query '{what}' failed on {where}: {e!r}")
