@@ -30,14 +30,17 @@ class Target:
     managed: bool
 
 
-def resolve_target(settings: Settings) -> Target:
+def resolve_target(settings: Settings, managed_only: bool = False) -> Target:
     """``NEO4J_URI`` (+ user/password/database) if set, else the managed local server.
 
+    Args:
+        managed_only: ignore ``NEO4J_URI`` and use the managed server (the demo does).
+
     Raises:
-        DatabaseUnavailable: no NEO4J_URI and the managed server was never started.
+        DatabaseUnavailable: the managed server is wanted but was never started.
     """
     env = Neo4jSettings()
-    if env.uri:
+    if env.uri and not managed_only:
         pw = env.password.get_secret_value() if env.password else None
         return Target(env.uri, env.user, pw, env.database, managed=False)
     from kgres.neo4j_runtime.server import USER, ManagedServer
@@ -48,7 +51,7 @@ def resolve_target(settings: Settings) -> Target:
         pw = server.password()
     except RuntimeSetupError as e:
         raise DatabaseUnavailable(str(e)) from e
-    return Target(server.uri, USER, pw, env.database, managed=True)
+    return Target(server.uri, USER, pw, "neo4j" if managed_only else env.database, managed=True)
 
 
 class Database:

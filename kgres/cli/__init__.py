@@ -1,0 +1,110 @@
+"""The ``kgres`` command line: thin commands over the stage functions.
+
+Commands parse options, call one function, print. Tables and progress go to stderr-aware rich
+consoles; ``--json`` prints one JSON document on stdout. Exit codes::
+
+    0  ok
+    1  kgres error (bad input, failed query, setup problem): the message names file, line, field
+    2  usage error (click)
+    3  Neo4j unreachable or credentials refused
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+from pydantic import BaseModel
+from rich.console import Console
+
+from kgres import __version__
+from kgres.config import Settings, load_settings
+from kgres.errors import DatabaseUnavailable, KgresError
+
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+EXIT_CODES = """\b
+Exit codes: 0 ok, 1 kgres error (names file, line and field),
+2 usage error, 3 Neo4j unreachable or credentials refused."""
+
+
+class Unreachable(click.ClickException):
+    exit_code = 3
+
+
+class KgresGroup(click.Group):
+    """Turns kgres errors into clean messages and documented exit codes."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except DatabaseUnavailable as e:
+            raise Unreachable(str(e)) from e
+        except KgresError as e:
+            raise click.ClickException(str(e)) from e
+
+
+class App:
+    """Shared state of one invocation: settings, consoles, a lazily opened database."""
+
+    def __init__(self, config: Path | None, quiet: bool) -> None:
+        self.config_file = config
+        self.quiet = quiet
+        self.out = Console(soft_wrap=True)
+        self.err = Console(stderr=True, quiet=quiet)
+        self._settings: Settings | None = None
+        self._db = None
+
+    @property
+    def settings(self) -> Settings:
+        if self._settings is None:
+            self._settings = load_settings(self.config_file)
+        return self._settings
+
+    @property
+    def db(self):
+        if self._db is None:
+            from kgres.db import Database
+
+            self._db = Database.connect(self.settings)
+        return self._db
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+
+    def emit_json(self, value: BaseModel | dict | list) -> None:
+        data = value.model_dump(mode="json") if isinstance(value, BaseModel) else value
+        click.echo(json.dumps(data, indent=2, sort_keys=False, default=str))
+
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
+
+
+@click.group(cls=KgresGroup, context_settings=CONTEXT_SETTINGS, epilog=EXIT_CODES)
+@click.version_option(__version__, "-V", "--version", prog_name="kgres")
+@click.option("--config", "config", type=click.Path(dir_okay=False, path_type=Path), envvar="KGRES_CONFIG",
+              help="TOML settings file (also KGRES_CONFIG).")
+@click.option("-q", "--quiet", is_flag=True, help="No progress or log output on stderr.")
+@click.pass_context
+def main(ctx: click.Context, config: Path | None, quiet: bool) -> None:
+    """kgres: resolve duplicate entities and denoise LLM-built knowledge graphs inside Neo4j.
+
+    \b
+    Connection: NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE; with
+    NEO4J_URI unset, kgres uses its managed local server (kgres neo4j start).
+
+    \b
+    Example:
+        kgres demo
+        kgres ingest graphrag ./output --json
+    """
+    app = App(config, quiet)
+    ctx.obj = app
+    ctx.call_on_close(app.close)
+
+
+from kgres.cli import demo as _demo  # noqa: E402,F401  (registers commands)
+from kgres.cli import graph as _graph  # noqa: E402,F401
+from kgres.cli import neo4j as _neo4j  # noqa: E402,F401

@@ -1,0 +1,52 @@
+"""Helpers for tests: snapshots of the whole graph, fixture writers, invariant checks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from kgres.db import Database
+
+# Set at write time; they legitimately differ between two separate ingests of the same input.
+VOLATILE = {"decided_at", "started_at", "finished_at"}
+
+
+def snapshot(db: Database, keep_volatile: bool = True) -> tuple[list, list]:
+    """Every node and relationship with labels/type and properties, as sorted comparable lists."""
+    nodes = db.run("MATCH (n) RETURN labels(n) AS labels, properties(n) AS props")
+    rels = db.run("MATCH (a)-[r]->(b) RETURN type(r) AS type, properties(r) AS props, "
+                  "coalesce(a.id, elementId(a)) AS start, coalesce(b.id, elementId(b)) AS end")
+
+    def clean(props: dict[str, Any]) -> str:
+        return json.dumps({k: v for k, v in props.items() if keep_volatile or k not in VOLATILE},
+                          sort_keys=True, default=str)
+
+    return (sorted(json.dumps([sorted(n["labels"]), clean(n["props"])]) for n in nodes),
+            sorted(json.dumps([r["type"], r["start"], r["end"], clean(r["props"])]) for r in rels))
+
+
+def counts(db: Database) -> dict[str, int]:
+    row = db.run("CALL () { MATCH (n) RETURN count(n) AS nodes } "
+                 "CALL () { MATCH ()-[r]->() RETURN count(r) AS rels } RETURN nodes, rels")[0]
+    return {"nodes": row["nodes"], "rels": row["rels"]}
+
+
+def assert_one_refers_to_per_mention(db: Database) -> None:
+    """Invariant 1: every Mention has exactly one REFERS_TO, to an existing Entity."""
+    bad = db.run("MATCH (m:Mention) WITH m, COUNT { (m)-[:REFERS_TO]->(:Entity) } AS n "
+                 "WHERE n <> 1 RETURN m.id AS id, n")
+    assert bad == [], f"mentions without exactly one REFERS_TO: {bad}"
+
+
+def assert_decisions_recorded(db: Database) -> None:
+    """Invariant 3: every REFERS_TO says who decided, when, how confident, in which run, and why."""
+    bad = db.run("MATCH (:Mention)-[r:REFERS_TO]->() WHERE r.decided_by IS NULL OR r.decided_at IS NULL "
+                 "OR r.confidence IS NULL OR r.run_id IS NULL OR r.evidence IS NULL OR r.method IS NULL "
+                 "RETURN count(r) AS n")[0]["n"]
+    assert bad == 0
+
+
+def write_jsonl(path: Path, records: list[dict[str, Any]]) -> Path:
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+    return path

@@ -1,0 +1,100 @@
+"""The CLI through click's runner: exit codes, --json documents, errors on stderr."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from kgres.cli import main
+from tests.graphs import counts, write_jsonl
+
+
+@pytest.fixture
+def run():
+    runner = CliRunner()
+
+    def invoke(*args: str):
+        return runner.invoke(main, list(args), catch_exceptions=False)
+
+    return invoke
+
+
+def test_help_lists_commands_and_exit_codes(run):
+    result = run("--help")
+    assert result.exit_code == 0
+    for cmd in ("demo", "ingest", "init", "neo4j", "reset", "status"):
+        assert cmd in result.output
+    assert "3 Neo4j unreachable" in result.output
+
+
+@pytest.mark.parametrize("cmd", [["demo"], ["ingest"], ["init"], ["reset"], ["status"], ["neo4j"],
+                                 ["neo4j", "install"], ["neo4j", "start"], ["neo4j", "stop"],
+                                 ["neo4j", "status"], ["neo4j", "logs"]])
+def test_every_command_has_help(run, cmd):
+    result = run(*cmd, "--help")
+    assert result.exit_code == 0 and len(result.output.splitlines()) > 3
+
+
+def test_status_json(run, db, neo4j_env):
+    result = run("status", "--json")
+    assert result.exit_code == 0
+    doc = json.loads(result.output)
+    assert doc["versions"]["kgres_plugin"] == "0.1.0" and doc["counts"]["mentions"] == 0
+
+
+def test_ingest_json_then_table(run, db, neo4j_env, tmp_path):
+    path = write_jsonl(tmp_path / "g.jsonl", [{"kind": "mention", "id": "m1", "name": "Sherlock Holmes"},
+                                              {"kind": "mention", "id": "m2", "name": "Holmes"}])
+    result = run("ingest", "jsonl", str(path), "--json")
+    assert result.exit_code == 0
+    assert json.loads(result.output)["mentions"] == 2
+    again = run("ingest", "jsonl", str(path))
+    assert again.exit_code == 0 and "nodes created" in again.output
+
+
+def test_bad_input_exits_1_with_location(run, db, neo4j_env, tmp_path):
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"kind": "mention", "id": "m1", "name": "A"}\n{"kind": "mention", "id": "m2"}\n')
+    result = run("ingest", "jsonl", str(path))
+    assert result.exit_code == 1
+    assert f"Error: {path}, line 2, field 'name'" in result.stderr
+    assert counts(db)["nodes"] == 0
+
+
+def test_unknown_format_is_a_usage_error(run):
+    assert run("ingest", "csv", "x").exit_code == 2
+
+
+def test_reset_needs_yes(run, db, neo4j_env):
+    assert run("reset").exit_code == 2
+    assert run("reset", "--yes").exit_code == 0
+
+
+def test_unreachable_database_exits_3(run, monkeypatch):
+    monkeypatch.setenv("NEO4J_URI", "bolt://127.0.0.1:1")
+    monkeypatch.setenv("NEO4J_PASSWORD", "x")
+    result = run("status")
+    assert result.exit_code == 3 and "not reachable" in result.stderr
+
+
+def test_wrong_password_exits_3(run, neo4j_env, monkeypatch):
+    monkeypatch.setenv("NEO4J_PASSWORD", "definitely-wrong")
+    result = run("status")
+    assert result.exit_code == 3 and "refused the credentials" in result.stderr
+
+
+def test_bad_config_file_exits_1(run, tmp_path):
+    cfg = tmp_path / "kgres.toml"
+    cfg.write_text("[server]\nheap = 'lots'\n")
+    result = run("--config", str(cfg), "status")
+    assert result.exit_code == 1 and "server.heap" in result.stderr
+    cfg.write_text("[server\n")
+    assert "not valid TOML" in run("--config", str(cfg), "status").stderr
+
+
+def test_managed_status_when_stopped_exits_3(run, tmp_path, monkeypatch):
+    monkeypatch.setenv("KGRES_HOME", str(tmp_path))
+    result = run("neo4j", "status", "--json")
+    assert result.exit_code == 3 and json.loads(result.output)["running"] is False
