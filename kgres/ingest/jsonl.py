@@ -119,9 +119,8 @@ def read(path: Path) -> Source:
     notes = [f"{len(inferred)} triple endpoint(s) had no mention line and were kept as inferred mentions"] if inferred else []
 
     def rows(kind: str) -> Iterator[dict[str, Any]]:
-        for _, rec in _records(path):
-            if rec.kind == kind:
-                yield _row(rec, chunk_doc)
+        for rec in _records_of_kind(path, kind):
+            yield _row(rec, chunk_doc)
         if kind == "mention":
             for key in inferred:
                 m = inferred_mention(key)
@@ -146,6 +145,20 @@ def _records(path: Path) -> Iterator[tuple[int, _Rec]]:
                     yield line_no, _parse(line, line_no, path)
         except UnicodeDecodeError as e:
             raise InputError(f"not UTF-8 text ({e.reason})", path=path, line=line_no + 1) from e
+
+
+def _records_of_kind(path: Path, kind: str) -> Iterator[_Rec]:
+    """Second pass over a file already validated by :func:`read`: only lines of ``kind`` are
+    rebuilt into records (model_construct skips re-validation; defaults still apply)."""
+    model = _MODELS[kind]
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                obj = json.loads(line)
+                if obj["kind"] == kind:
+                    if "span" in obj:
+                        obj["span"] = tuple(obj["span"])
+                    yield model.model_construct(**obj)
 
 
 def _parse(line: str, line_no: int, path: Path) -> _Rec:
@@ -191,5 +204,5 @@ def _row(rec: _Rec, chunk_doc: dict[str, str | None]) -> dict[str, Any]:
     assert isinstance(rec, TripleRec)
     key = rec.id or triple_key(rec.subject, rec.predicate, rec.object, rec.chunk_id)
     return {"key": key, "subject_key": rec.subject, "object_key": rec.object, "predicate": rec.predicate,
-            "description": rec.description, "weight": rec.weight,
+            "description": rec.description, "weight": None if rec.weight is None else float(rec.weight),
             "chunk_keys": [rec.chunk_id] if rec.chunk_id else []}

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from itertools import islice
 from typing import Any
 
@@ -32,12 +33,17 @@ def write(db: Database, src: Source, source: str, batch_size: int = 5000,
     created = {"nodes_created": 0, "relationships_created": 0}
     steps = [("documents", src.documents, ns.document), ("chunks", src.chunks, ns.chunk),
              ("mentions", src.mentions, ns.mention), ("triples", src.triples, ns.triple)]
-    for kind, rows, convert in steps:
-        for batch in _batches((convert(r) for r in rows()), batch_size):
-            counters = db.write(f"ingest_{kind}", rows=batch, source=source, run_id=run_id)
-            for k in created:
-                created[k] += counters[k]
-            on_progress(kind, len(batch))
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="kgres-ingest") as pool:
+        for kind, rows, convert in steps:
+            # One batch in flight while the next is parsed: the server writes while Python reads.
+            # Kinds stay strictly ordered (triples need their mentions), so we drain between kinds.
+            pending: Future | None = None
+            for batch in _batches((convert(r) for r in rows()), batch_size):
+                if pending is not None:
+                    _collect(pending, created, kind, on_progress)
+                pending = pool.submit(_write_batch, db, kind, batch, source, run_id)
+            if pending is not None:
+                _collect(pending, created, kind, on_progress)
     db.write("ingest_run_finish", run_id=run_id, stats_json=json.dumps(src.counts, sort_keys=True))
     return IngestStats(format=src.format, source=source, path=str(src.path), run_id=run_id,
                        documents=src.counts.get("documents", 0), chunks=src.counts.get("chunks", 0),
@@ -45,6 +51,18 @@ def write(db: Database, src: Source, source: str, batch_size: int = 5000,
                        inferred_mentions=src.counts.get("inferred_mentions", 0),
                        triples=src.counts.get("triples", 0), seconds=round(time.perf_counter() - started, 3),
                        notes=src.notes, **created)
+
+
+def _write_batch(db: Database, kind: str, batch: list[dict[str, Any]], source: str,
+                 run_id: str) -> tuple[dict[str, int], int]:
+    return db.write(f"ingest_{kind}", rows=batch, source=source, run_id=run_id), len(batch)
+
+
+def _collect(done: Future, created: dict[str, int], kind: str, on_progress: Progress) -> None:
+    counters, n = done.result()  # re-raises a failed write here, before anything later is sent
+    for k in created:
+        created[k] += counters[k]
+    on_progress(kind, n)
 
 
 class _Namespace:
