@@ -20,7 +20,7 @@ install: venv
 	$(BIN)/kgres neo4j install
 
 test-java:
-	mvn -B -q -f procedures/pom.xml verify
+	mvn -B -ntp -f procedures/pom.xml verify
 
 test-python: venv
 	$(BIN)/python -m pytest

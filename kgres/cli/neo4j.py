@@ -56,7 +56,7 @@ def install_cmd(app: App, force: bool, as_json: bool) -> None:
     """
     started = time.perf_counter()
     with app.err.status("installing the managed Neo4j") as spinner:
-        rt = install(app.settings.home, on_step=lambda m: (spinner.update(m), app.err.log(m)), force=force)
+        rt = install(app.settings.home, on_step=lambda m: (spinner.update(m), app.err.print(m)), force=force)
     if as_json:
         app.emit_json({"runtime": rt.__dict__, "seconds": round(time.perf_counter() - started, 1)})
     else:
