@@ -1,5 +1,6 @@
 // ingest_triples: upsert raw triples between Mentions and add each new one to the Entity-level
-// RELATED projection (one RELATED per entity pair and predicate; triple_ids lists its triples).
+// RELATED projection (one RELATED per entity pair and predicate; triple_ids lists its triples, sorted,
+// weight sums theirs): the same edge related_rebuild derives, so merges and rollbacks round-trip.
 // Params: $rows list<{id, key, subject_id, object_id, predicate, description, weight, chunk_ids}>,
 //         $source string, $run_id string. Both endpoints exist: the importer adds inferred mentions.
 UNWIND $rows AS row
@@ -13,6 +14,6 @@ WITH s, o, row
 MATCH (s)-[:REFERS_TO]->(es:Entity)
 MATCH (o)-[:REFERS_TO]->(eo:Entity)
 MERGE (es)-[r:RELATED {predicate: row.predicate}]->(eo)
-ON CREATE SET r.triple_ids = [], r.weight = 0.0, r.description = row.description
+ON CREATE SET r.triple_ids = [], r.weight = 0.0
 WITH r, row WHERE NOT row.id IN r.triple_ids
-SET r.triple_ids = r.triple_ids + row.id, r.weight = r.weight + coalesce(row.weight, 1.0)
+SET r.triple_ids = apoc.coll.sort(r.triple_ids + row.id), r.weight = r.weight + coalesce(row.weight, 1.0)

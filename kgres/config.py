@@ -73,6 +73,7 @@ class Settings(BaseSettings):
     server: ServerSettings = ServerSettings()
     ingest: IngestSettings = IngestSettings()
     schema_: SchemaSettings = Field(SchemaSettings(), alias="schema")
+    resolve: dict[str, Any] = {}  # validated by kgres.resolve.ResolveConfig when a run starts
 
     @field_validator("home")
     @classmethod

@@ -29,6 +29,7 @@ def test_schema_statements_are_all_idempotent():
 DYNAMIC = {
     'f"ingest_{kind}"': [f"ingest_{k}" for k in ("documents", "chunks", "mentions", "triples")],
     'f"status_plugin_version_{name}"': [f"status_plugin_version_{p}" for p in ("apoc", "gds", "kgres")],
+    'f"block_{strategy}"': ["block_exact", "block_acronym", "block_lexical"],
 }
 
 

@@ -1,0 +1,16 @@
+// block_lexical: pair each Entity in $ids with its $k best full-text neighbours (index entity_name
+// over name and aliases; rare shared words score highest, BM25). e.search_key is the Lucene-escaped
+// core tokens written by normalize. Types are not filtered here: score decides what a type clash means.
+// Params: $ids list<string>, $k int, $run_id string.
+UNWIND $ids AS id
+MATCH (e:Entity {id: id})
+WHERE e.search_key IS NOT NULL AND e.search_key <> ''
+CALL (e) {
+  CALL db.index.fulltext.queryNodes('entity_name', e.search_key) YIELD node, score
+  WHERE node <> e AND node:Entity
+  RETURN node AS o ORDER BY score DESC, o.id LIMIT $k
+}
+WITH CASE WHEN e.id < o.id THEN e ELSE o END AS a, CASE WHEN e.id < o.id THEN o ELSE e END AS b
+MERGE (a)-[c:CANDIDATE {run_id: $run_id}]->(b)
+ON CREATE SET c.methods = []
+SET c.methods = CASE WHEN 'lexical' IN c.methods THEN c.methods ELSE c.methods + 'lexical' END

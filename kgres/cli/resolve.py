@@ -1,0 +1,103 @@
+"""``kgres resolve | explain | rollback``: the resolution engine's commands."""
+
+from __future__ import annotations
+
+import json
+
+import click
+from rich.table import Table
+
+from kgres import explain as explain_stage
+from kgres import merge
+from kgres.cli import App, json_option, main
+from kgres.errors import ConfigError
+from kgres.resolve import ResolveConfig, resolve
+
+
+@main.command("resolve")
+@json_option
+@click.pass_obj
+def resolve_cmd(app: App, as_json: bool) -> None:
+    """Resolve duplicate entities: normalize, block, score, cluster, merge, as one recorded run.
+
+    \b
+    Thresholds and strategies come from the [resolve] table of the config file:
+        [resolve.score]   auto_threshold = 0.88, review_threshold = 0.6
+        [resolve.block]   strategies = ["exact", "acronym", "lexical"], k = 20
+        [resolve.cluster] cohesion = 0.8
+    Every merge is recorded on the mentions' REFERS_TO edges and can be undone
+    with 'kgres rollback RUN_ID'.
+
+    \b
+    Example:
+        kgres resolve --json | jq .run_id
+    """
+    try:
+        cfg = ResolveConfig.model_validate(app.settings.resolve)
+    except ValueError as e:
+        raise ConfigError(f"invalid [resolve] settings: {e}") from e
+    with app.err.status("resolving") as spinner:
+        stats = resolve(app.db, cfg, on_step=lambda m: spinner.update(f"resolving: {m}"))
+    if as_json:
+        app.emit_json(stats)
+        return
+    t = Table(title=f"run {stats.run_id}", show_header=False)
+    t.add_row("entities", f"{stats.entities_before:,} -> {stats.entities_after:,}")
+    t.add_row("candidate pairs", f"{stats.candidate_pairs:,} "
+              f"({', '.join(f'{k} {v:,}' for k, v in stats.pairs_by_strategy.items())})")
+    t.add_row("bands", ", ".join(f"{k} {v:,}" for k, v in stats.bands.items()))
+    t.add_row("groups merged", f"{stats.groups:,} ({stats.merged_entities:,} entities absorbed)")
+    t.add_row("seconds", ", ".join(f"{k} {v:.1f}" for k, v in stats.seconds.items()))
+    app.out.print(t)
+    if stats.oversized_components:
+        app.err.print(f"note: {stats.oversized_components} component(s) larger than "
+                      f"cluster.max_component were left unmerged")
+
+
+@main.command("explain")
+@click.argument("name_or_id")
+@json_option
+@click.pass_obj
+def explain_cmd(app: App, name_or_id: str, as_json: bool) -> None:
+    """Show an entity's alias trail: each mention, its source, and the decision that put it there.
+
+    \b
+    Example:
+        kgres explain "Sherlock Holmes"
+    """
+    ex = explain_stage.explain(app.db, name_or_id)
+    if as_json:
+        app.emit_json(ex)
+        return
+    e = ex.entity
+    app.out.print(f"[bold]{e['name']}[/] ({e.get('type') or 'no type'}), id {e['id']}, "
+                  f"{e['mention_count']} mention(s)")
+    t = Table()
+    for col in ("mention", "name", "source", "method", "confidence", "run", "evidence"):
+        t.add_column(col)
+    for m in ex.mentions:
+        ev = m.get("evidence") or ""
+        if ev.startswith("{"):
+            d = json.loads(ev)
+            ev = f"{d.get('rule')} {d.get('score')} via {d.get('linked_to')}"
+        t.add_row(m["id"], m["name"], f"{m['source_system']}:{m['source_key']}", m["method"] or "",
+                  f"{m['confidence']:.2f}", m["run_id"] or "", ev)
+    app.out.print(t)
+    for p in ex.pairs:
+        why = json.loads(p["signals"]).get("cannot_link", "") if p.get("signals") else ""
+        app.out.print(f"kept apart from {p['other_name']} ({p['other_id']}): {p['band']} {p['score']} {why}")
+    for r in ex.rejected:
+        app.out.print(f"NOT_SAME_AS {r['other_name']} ({r['other_id']}) by {r['decided_by']}: {r['reason']}")
+
+
+@main.command("rollback")
+@click.argument("run_id")
+@json_option
+@click.pass_obj
+def rollback_cmd(app: App, run_id: str, as_json: bool) -> None:
+    """Undo every merge of a resolution run, restoring the earlier state exactly."""
+    n = merge.rollback(app.db, run_id)
+    if as_json:
+        app.emit_json({"run_id": run_id, "entities_restored_or_recomputed": n})
+    else:
+        app.out.print(f"rolled back {run_id}: {n} entities restored or recomputed")

@@ -1,0 +1,62 @@
+"""``merge`` and its undo: move mentions to canonical entities with a recorded, reversible decision.
+
+Mode ``merge`` (direct): every mention of a group's other members is re-pointed to the canonical
+entity (``cypher/merge_groups.cypher``); the superseded ``REFERS_TO`` survives as a typed
+``REFERRED_TO`` history edge and absorbed entities become ``:RetiredEntity``. Entity aggregates and
+the ``RELATED`` projection are then recomputed from the mentions and raw triples (rather than moved
+with ``apoc.refactor.mergeNodes``), so the entity layer stays a pure projection of the mention layer
+and :func:`rollback` restores the earlier state exactly.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from kgres.cluster import Group
+from kgres.db import Database
+from kgres.errors import KgresError
+
+
+def apply_groups(db: Database, groups: Sequence[Group], run_id: str, method: str, decided_by: str,
+                 batch_size: int = 500) -> int:
+    """Merge each group into its canonical entity; return the number of entities retired."""
+    retired = 0
+    for start in range(0, len(groups), batch_size):
+        batch = groups[start:start + batch_size]
+        payload = [{"canonical": g.canonical,
+                    "members": [{"id": m, "confidence": g.evidence[m]["score"],
+                                 "evidence": json.dumps(g.evidence[m], sort_keys=True)}
+                                for m in g.members if m != g.canonical]} for g in batch]
+        db.write("merge_groups", groups=payload, run_id=run_id, method=method, decided_by=decided_by)
+        refresh(db, [g.canonical for g in batch])
+        retired += sum(len(g.members) - 1 for g in batch)
+    return retired
+
+
+def refresh(db: Database, ids: list[str]) -> None:
+    """Recompute aggregates and RELATED edges of ``ids`` from their mentions and active triples."""
+    db.write("entity_refresh", ids=ids)
+    db.write("related_delete", ids=ids)
+    db.write("related_rebuild", ids=ids)
+
+
+def rollback(db: Database, run_id: str) -> int:
+    """Undo every merge of ``run_id``; return how many entities were revived or recomputed.
+
+    Raises:
+        KgresError: unknown run, or a later run moved the same mentions again (roll that back first).
+    """
+    run = db.query("run_get", run_id=run_id)
+    if not run:
+        raise KgresError(f"no resolution run '{run_id}'")
+    later = [r for r in db.query("rollback_blockers", run_id=run_id)[0]["runs"] if r]
+    if later:
+        raise KgresError(f"run {run_id} cannot be rolled back before the later run(s) that moved the same "
+                         f"mentions: {', '.join(sorted(later))}")
+    affected = db.query("rollback_run", run_id=run_id)
+    ids = sorted(set(affected[0]["affected"])) if affected else []
+    if ids:
+        refresh(db, ids)
+    db.query("rollback_finish", run_id=run_id)
+    return len(ids)

@@ -1,0 +1,142 @@
+"""``kgres resolve``: normalize → block → score → cluster → merge, as one recorded ResolutionRun.
+
+Deterministic: the same graph and config give the same groups (ordering and tie-breaks are by id).
+The run's full config is stored on its ``ResolutionRun`` node, so it can be replayed.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from dataclasses import replace
+from collections.abc import Callable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from kgres import __version__
+from kgres.block import BlockConfig, block
+from kgres.cluster import Group, UnionFind, ambiguous_surnames, cohesive_groups, describe
+from kgres.db import Database
+from kgres.merge import apply_groups
+from kgres.normalize import normalize
+from kgres.score import PairScore, ScoreConfig, Side, compare, score
+
+Step = Callable[[str], None]
+
+
+class ClusterConfig(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    cohesion: float = Field(0.8, gt=0, le=1)
+    max_component: int = Field(300, ge=2, le=5000)
+
+
+class ResolveConfig(BaseModel):
+    """Everything one resolution run uses; stored on its ResolutionRun node."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    strip_legal_suffixes: bool = False
+    block: BlockConfig = BlockConfig()
+    score: ScoreConfig = ScoreConfig()
+    cluster: ClusterConfig = ClusterConfig()
+
+
+class ResolveStats(BaseModel):
+    run_id: str
+    entities_before: int
+    entities_after: int
+    candidate_pairs: int
+    pairs_by_strategy: dict[str, int]
+    bands: dict[str, int]
+    groups: int
+    merged_entities: int
+    oversized_components: int
+    seconds: dict[str, float]
+
+
+def resolve(db: Database, cfg: ResolveConfig = ResolveConfig(), on_step: Step = lambda m: None,
+            run_id: str | None = None) -> ResolveStats:
+    """Run the whole chain once and record it; return what it did."""
+    run_id = run_id or f"run-{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:6]}"
+    db.write("run_start", run_id=run_id, config=cfg.model_dump_json(), kgres_version=__version__,
+             strategy="default")
+    before = _entity_count(db)
+    seconds: dict[str, float] = {}
+
+    def timed(name: str, fn):
+        on_step(name)
+        t = time.perf_counter()
+        out = fn()
+        seconds[name] = round(time.perf_counter() - t, 3)
+        return out
+
+    timed("normalize", lambda: normalize(db, strip_legal=cfg.strip_legal_suffixes))
+    b = timed("block", lambda: block(db, run_id, cfg.block))
+    s = timed("score", lambda: score(db, run_id, cfg.score))
+    groups, oversized = timed("cluster", lambda: cluster(db, run_id, cfg))
+    merged = timed("merge", lambda: apply_groups(db, groups, run_id, method="rules", decided_by="kgres resolve"))
+    stats = ResolveStats(run_id=run_id, entities_before=before, entities_after=_entity_count(db),
+                         candidate_pairs=b.pairs, pairs_by_strategy=b.pairs_by_strategy, bands=s.bands,
+                         groups=len(groups), merged_entities=merged, oversized_components=oversized,
+                         seconds=seconds)
+    db.write("run_finish", run_id=run_id, stats=stats.model_dump_json())
+    return stats
+
+
+def cluster(db: Database, run_id: str, cfg: ResolveConfig) -> tuple[list[Group], int]:
+    """Cohesive groups (size >= 2) inside each connected component of the run's auto pairs."""
+    uf = UnionFind()
+    for r in db.stream("cluster_auto_pairs", run_id=run_id):
+        uf.union(r["a"], r["b"])
+    groups, oversized = [], 0
+    for component in uf.components():
+        if len(component) > cfg.cluster.max_component:
+            oversized += 1  # too large to check cohesion pairwise: left unmerged, reported
+            continue
+        groups += _component_groups(db, component, cfg)
+    return groups, oversized
+
+
+def _component_groups(db: Database, ids: list[str], cfg: ResolveConfig) -> list[Group]:
+    rows = {r["e"]["id"]: r["e"] for r in db.query("cluster_members", ids=ids)}
+    sides = {i: Side.from_row(r) for i, r in rows.items()}
+    forbidden = {(r["a"], r["b"]) for r in db.query("cluster_not_same_as", ids=ids)}
+    related = {(r["a"], r["b"]): r["predicates"] for r in db.query("cluster_relations", ids=ids)}
+    cache: dict[tuple[str, str], PairScore] = {}
+
+    def raw(x: str, y: str) -> PairScore:
+        key = (x, y) if x < y else (y, x)
+        if key not in cache:
+            cache[key] = compare(sides[key[0]], sides[key[1]], cfg.score, not_same_as=key in forbidden,
+                                 predicates_between=related.get(key, ()))
+        return cache[key]
+
+    ambiguous = ambiguous_surnames(sides, raw)
+    review_mid = round((cfg.score.auto_threshold + cfg.score.review_threshold) / 2, 4)
+
+    def pair(x: str, y: str) -> PairScore:
+        p = raw(x, y)
+        a, b = sides[x], sides[y]
+        if p.band == "auto" and a.core == b.core and a.core in ambiguous:
+            # "Holmes" and "Holmes" may be Sherlock and Mycroft: the shared name says nothing (unknown:
+            # neither links nor vetoes), so each is placed by its links to full names and its context.
+            return replace(p, score=min(p.score, review_mid), band="review", known=False,
+                           signals={**p.signals, "ambiguous_surname": a.core})
+        return p
+
+    mentions = {i: r.get("mention_count") or 1 for i, r in rows.items()}
+    names = {i: r.get("name") or "" for i, r in rows.items()}
+    cores = {i: s.core for i, s in sides.items()}
+    parts = cohesive_groups(list(rows), pair, mentions, cfg.score.auto_threshold, cfg.score.review_threshold,
+                            cfg.cluster.cohesion)
+    return [describe(p, pair, mentions, names, cores) for p in parts if len(p) > 1]
+
+
+def _entity_count(db: Database) -> int:
+    return db.run("MATCH (e:Entity) RETURN count(e) AS n")[0]["n"]
+
+
+def config_json(cfg: ResolveConfig) -> str:
+    return json.dumps(cfg.model_dump(), sort_keys=True)

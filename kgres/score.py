@@ -1,0 +1,178 @@
+"""``score``: signals per candidate pair, one calibrated score, and a band.
+
+:func:`compare` is pure: given two entities' keys and context it returns the score, the band, the
+signal values and, when merging would be wrong whatever the score, a *cannot-link* reason:
+
+- differing numbers ("iPhone 7" / "iPhone 8", "Apple I" / "Apple II");
+- two persons with the same surname and different given names ("Sherlock" / "Mycroft Holmes");
+- different types with different names ("Baker Street" GEO may merge with "Baker Street"
+  ORGANIZATION, not with "Baker Street Irregulars");
+- a recorded ``NOT_SAME_AS`` (human or judge);
+- a non-synonym relation between them (merging "Sherlock Holmes -BROTHER_OF-> Mycroft Holmes"
+  would make Sherlock his own brother).
+
+Name signals: same core key (1.0); acronym of the other (0.92); for persons, one name's words
+contained in the other's ("Holmes" in "Sherlock Holmes") or matching initials ("J. Watson") (0.88);
+otherwise a fuzzy blend of token-set ratio and Jaro-Winkler (rapidfuzz). Shared neighbours add up to
+0.1. A pair whose names share nothing (no word, no acronym, no close spelling) is *unknown*: the
+name tells nothing either way, so clustering neither links through it nor counts it against a group.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from rapidfuzz.distance import JaroWinkler
+from rapidfuzz.fuzz import token_set_ratio
+
+from kgres.db import Database
+
+Band = Literal["auto", "review", "reject"]
+SYNONYM_PREDICATES = frozenset({"same_as", "alias_of", "also_known_as", "aka", "known_as", "synonym_of",
+                                "abbreviation_of", "abbreviates", "acronym_of", "short_for", "renamed_to",
+                                "formerly_known_as", "related_to"})
+
+
+class ScoreConfig(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    auto_threshold: float = Field(0.88, gt=0, le=1)
+    review_threshold: float = Field(0.6, ge=0, lt=1)
+    batch_size: int = Field(2000, ge=1, le=100_000)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "ScoreConfig":
+        if self.review_threshold >= self.auto_threshold:
+            raise ValueError("review_threshold must be below auto_threshold")
+        return self
+
+
+@dataclass(frozen=True)
+class Side:
+    """What compare needs to know about one entity."""
+
+    id: str
+    core: str
+    tokens: tuple[str, ...]
+    acronym: str | None
+    numbers: tuple[str, ...]
+    type: str | None
+    neighbours: frozenset[str] = frozenset()
+
+    @classmethod
+    def from_row(cls, r: dict[str, Any]) -> "Side":
+        return cls(id=r["id"], core=r["key_core"] or "", tokens=tuple(r["key_tokens"] or ()),
+                   acronym=r.get("key_acronym"), numbers=tuple(r["key_numbers"] or ()), type=r.get("norm_type"),
+                   neighbours=frozenset(r.get("neighbours") or ()))
+
+
+@dataclass(frozen=True)
+class PairScore:
+    score: float
+    band: Band
+    known: bool
+    cannot_link: str | None
+    signals: dict[str, Any] = field(default_factory=dict)
+
+
+def compare(a: Side, b: Side, cfg: ScoreConfig = ScoreConfig(), not_same_as: bool = False,
+            predicates_between: Sequence[str] = ()) -> PairScore:
+    """Score one pair (see module docstring). Pure and deterministic."""
+    signals: dict[str, Any] = {}
+    name, how = _name_similarity(a, b)
+    signals["name"], signals["name_rule"] = round(name, 4), how
+    person = a.type == "PERSON" and b.type == "PERSON"
+    reason = None
+    if a.numbers != b.numbers and (a.numbers or b.numbers):
+        reason = f"numbers differ: {' '.join(a.numbers) or '-'} vs {' '.join(b.numbers) or '-'}"
+    elif person and _given_names_conflict(a.tokens, b.tokens):
+        reason = f"different given names: {a.tokens[0]} vs {b.tokens[0]}"
+    elif a.type and b.type and a.type != b.type and a.core != b.core:
+        reason = f"types differ: {a.type} vs {b.type}"
+    elif not_same_as:
+        reason = "recorded NOT_SAME_AS"
+    else:
+        others = sorted({p for p in predicates_between if _pred(p) not in SYNONYM_PREDICATES})
+        if others:
+            reason = f"related by {', '.join(others)}: merging would create a self-loop"
+    union = a.neighbours | b.neighbours
+    jacc = len(a.neighbours & b.neighbours) / len(union) if union else 0.0
+    signals["neighbour_jaccard"] = round(jacc, 4)
+    signals["type"] = "same" if a.type == b.type else ("unknown" if not (a.type and b.type) else "different")
+    known = how != "disjoint"
+    score = 0.0 if reason else min(1.0, name + (0.1 * jacc if name >= cfg.review_threshold else 0.0))
+    if reason:
+        signals["cannot_link"] = reason
+    band: Band = "auto" if score >= cfg.auto_threshold else "review" if score >= cfg.review_threshold else "reject"
+    return PairScore(score=round(score, 4), band=band, known=known or reason is not None, cannot_link=reason,
+                     signals=signals)
+
+
+def _pred(p: str) -> str:
+    return p.strip().lower().replace(" ", "_").replace("-", "_")
+
+
+def _name_similarity(a: Side, b: Side) -> tuple[float, str]:
+    if a.core and a.core == b.core:
+        return 1.0, "same_key"
+    if (a.acronym and a.acronym == b.core and len(b.tokens) == 1) or (
+            b.acronym and b.acronym == a.core and len(a.tokens) == 1):
+        return 0.92, "acronym"
+    if a.type == "PERSON" and b.type == "PERSON":
+        sa, sb = set(a.tokens), set(b.tokens)
+        if sa and sb and (sa <= sb or sb <= sa):
+            return 0.88, "person_subset"
+        if _initials_match(a.tokens, b.tokens):
+            return 0.88, "person_initials"
+    fuzzy = 0.5 * token_set_ratio(a.core, b.core) / 100 + 0.5 * JaroWinkler.similarity(a.core, b.core)
+    shared = set(a.tokens) & set(b.tokens)
+    if not shared and fuzzy < 0.85:
+        return fuzzy, "disjoint"
+    return fuzzy, "fuzzy"
+
+
+def _initials_match(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Same surname, and each given name of the shorter is the other's or its initial ("j" ~ "john")."""
+    if len(a) < 2 or len(b) < 2 or a[-1] != b[-1] or len(a) != len(b):
+        return False
+    return all(x == y or (len(x) == 1 and y.startswith(x)) or (len(y) == 1 and x.startswith(y))
+               for x, y in zip(a[:-1], b[:-1]))
+
+
+def _given_names_conflict(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Same surname, different given names that are neither initials nor spelling variants."""
+    if len(a) < 2 or len(b) < 2 or a[-1] != b[-1]:
+        return False
+    x, y = a[0], b[0]
+    if x == y or (len(x) == 1 and y.startswith(x)) or (len(y) == 1 and x.startswith(y)):
+        return False
+    return JaroWinkler.similarity(x, y) < 0.9
+
+
+class ScoreStats(BaseModel):
+    run_id: str
+    scored: int
+    bands: dict[str, int]
+
+
+def score(db: Database, run_id: str, cfg: ScoreConfig = ScoreConfig(),
+          on_batch: Callable[[int], None] = lambda n: None) -> ScoreStats:
+    """Score every unscored CANDIDATE of ``run_id`` in pages; write score, band and signals on it."""
+    import json
+
+    scored, bands = 0, {"auto": 0, "review": 0, "reject": 0}
+    while page := db.query("score_page", run_id=run_id, limit=cfg.batch_size):
+        rows = []
+        for r in page:
+            s = compare(Side.from_row(r["a"]), Side.from_row(r["b"]), cfg, not_same_as=r["not_same_as"],
+                        predicates_between=r["predicates"])
+            bands[s.band] += 1
+            rows.append({"a": r["a"]["id"], "b": r["b"]["id"], "score": s.score, "band": s.band,
+                         "signals_json": json.dumps(s.signals, sort_keys=True)})
+        db.write("score_write", rows=rows, run_id=run_id)
+        scored += len(rows)
+        on_batch(len(rows))
+    return ScoreStats(run_id=run_id, scored=scored, bands=bands)

@@ -1,0 +1,164 @@
+"""Resolution on the real database: known answers on the failure modes, and the invariants."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kgres import ingest, merge
+from kgres.errors import KgresError
+from kgres.normalize import normalize
+from kgres.resolve import resolve
+from tests.graphs import assert_decisions_recorded, assert_one_refers_to_per_mention, snapshot, write_jsonl
+
+# (id, name, type, chunk): the cases the issue names.
+MENTIONS = [
+    ("sh1", "Sherlock Holmes", "PERSON", "c1"), ("sh2", "Holmes", "PERSON", "c2"),
+    ("sh3", "Mr. Holmes", "PERSON", "c3"), ("sh4", "Sherlock", "PERSON", "c3"),
+    ("sh5", "Mr. Sherlock Holmes", "PERSON", "c4"), ("my1", "Mycroft Holmes", "PERSON", "c5"),
+    ("bs1", "Baker Street", "GEO", "c1"), ("bs2", "Baker Street", "ORGANIZATION", "c4"),
+    ("pm1", "Pall Mall", "GEO", "c5"), ("ap1", "Apple I", "PRODUCT", "c6"), ("ap2", "Apple II", "PRODUCT", "c6"),
+    ("ip7", "iPhone 7", "PRODUCT", "c7"), ("ip8", "iPhone 8", "PRODUCT", "c7"),
+    ("js1", "J. Smith", "PERSON", "c8"), ("js2", "John Smith", "PERSON", "c8"), ("js3", "Jane Smith", "PERSON", "c9"),
+    ("llm1", "Large Language Models", "CONCEPT", "c10"), ("llm2", "LLMs", "CONCEPT", "c10"),
+]
+TRIPLES = [("sh1", "LIVES_AT", "bs1"), ("my1", "MEMBER_OF", "pm1"), ("sh5", "LIVES_AT", "bs2"),
+           ("sh2", "LIVES_AT", "bs1")]
+
+
+def fixture(tmp_path: Path) -> Path:
+    recs = [{"kind": "chunk", "id": f"c{i}", "text": f"chunk {i}"} for i in range(1, 11)]
+    recs += [{"kind": "mention", "id": i, "name": n, "type": t, "chunk_id": c} for i, n, t, c in MENTIONS]
+    recs += [{"kind": "triple", "subject": s, "predicate": p, "object": o} for s, p, o in TRIPLES]
+    return write_jsonl(tmp_path / "cases.jsonl", recs)
+
+
+def groups(db) -> set[frozenset[str]]:
+    rows = db.run("MATCH (m:Mention)-[:REFERS_TO]->(e:Entity) RETURN e.id AS e, collect(m.source_key) AS ms")
+    return {frozenset(r["ms"]) for r in rows}
+
+
+def test_known_answers(db, tmp_path):
+    ingest.ingest(db, "jsonl", fixture(tmp_path))
+    stats = resolve(db)
+    g = groups(db)
+    assert frozenset({"sh1", "sh2", "sh3", "sh4", "sh5"}) in g       # Sherlock's variants merge
+    assert frozenset({"my1"}) in g                                  # Mycroft stays apart
+    assert frozenset({"bs1", "bs2"}) in g                           # one name, two types
+    assert frozenset({"pm1"}) in g                                  # Pall Mall is not Baker Street
+    for x in ("ap1", "ap2", "ip7", "ip8"):                          # numbers stay significant
+        assert frozenset({x}) in g
+    assert frozenset({"js2", "js3"}) not in g                       # chain trap: J. Smith links both,
+    assert not any({"js2", "js3"} <= grp for grp in g)              # John and Jane never fuse
+    assert frozenset({"llm1", "llm2"}) in g                         # acronym
+    assert stats.entities_before == 18 and stats.entities_after == len(g)
+    canonical = db.run("MATCH (m:Mention {source_key: 'sh2'})-[:REFERS_TO]->(e) RETURN e.name AS n")[0]["n"]
+    assert canonical == "Sherlock Holmes"
+
+
+@pytest.mark.parametrize("club,expected", [("pm1", "my1"), ("bs1", "sh1")])
+def test_an_ambiguous_surname_follows_its_context(db, tmp_path, club, expected):
+    """Two bare "Holmes" never join each other on the name alone when the surname is shared by two
+    people; each goes where its neighbours point (Mycroft's Pall Mall, or Sherlock's Baker Street)."""
+    recs = [{"kind": "mention", "id": i, "name": n, "type": t} for i, n, t, _ in MENTIONS if i in
+            {"sh1", "my1", "pm1", "bs1"}]
+    recs += [{"kind": "mention", "id": "h1", "name": "Holmes", "type": "PERSON"},
+             {"kind": "mention", "id": "h2", "name": "Holmes", "type": "PERSON"},
+             {"kind": "triple", "subject": "sh1", "predicate": "LIVES_AT", "object": "bs1"},
+             {"kind": "triple", "subject": "my1", "predicate": "MEMBER_OF", "object": "pm1"},
+             {"kind": "triple", "subject": "h1", "predicate": "SEEN_AT", "object": club},
+             {"kind": "triple", "subject": "h2", "predicate": "SEEN_AT", "object": "bs1" if club == "pm1" else "pm1"}]
+    ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "h.jsonl", recs))
+    resolve(db)
+    g = groups(db)
+    home = next(grp for grp in g if "h1" in grp)
+    assert expected in home and "h2" not in home
+    assert not any({"sh1", "my1"} <= grp for grp in g)
+
+
+def test_invariants_after_resolve(db, tmp_path):
+    ingest.ingest(db, "jsonl", fixture(tmp_path))
+    before = db.run("MATCH (m:Mention) WITH count(m) AS m MATCH ()-[t:RELATES]->() RETURN m, count(t) AS t")[0]
+    resolve(db)
+    assert_one_refers_to_per_mention(db)
+    assert_decisions_recorded(db)
+    after = db.run("MATCH (m:Mention) WITH count(m) AS m MATCH ()-[t:RELATES]->() RETURN m, count(t) AS t")[0]
+    assert after == before                                          # nothing extracted is lost
+    moved = db.run("MATCH (:Mention)-[r:REFERS_TO]->(:Entity) WHERE r.method = 'rules' "
+                   "RETURN r.previous_entity_id AS prev, r.evidence AS ev, r.run_id AS run")
+    assert moved and all(r["prev"] and r["ev"].startswith("{") and r["run"].startswith("run-") for r in moved)
+    # the projection follows: the three LIVES_AT triples of Sherlock's variants now join one entity to one Baker Street
+    rel = db.run("MATCH (:Entity {name: 'Sherlock Holmes'})-[r:RELATED {predicate: 'LIVES_AT'}]->(b) "
+                 "RETURN b.name AS b, size(r.triple_ids) AS n")
+    assert rel == [{"b": "Baker Street", "n": 3}]
+    assert db.run("MATCH (e:RetiredEntity) RETURN count(e) AS n")[0]["n"] == 18 - len(groups(db))
+
+
+def test_rollback_restores_exactly(db, tmp_path):
+    ingest.ingest(db, "jsonl", fixture(tmp_path))
+    normalize(db)  # keys are derived data a run writes; take the snapshot with them in place
+    before = snapshot(db)
+    stats = resolve(db)
+    assert snapshot(db) != before
+    merge.rollback(db, stats.run_id)
+    nodes, rels = snapshot(db)
+    nodes = [n for n in nodes if "ResolutionRun" not in n]
+    assert (nodes, rels) == before
+    assert db.run("MATCH (r:ResolutionRun) RETURN r.status AS s")[0]["s"] == "rolled_back"
+
+
+def test_same_config_twice_gives_the_same_result(db, tmp_path):
+    path = fixture(tmp_path)
+    ingest.ingest(db, "jsonl", path)
+    first = resolve(db)
+    result = groups(db)
+    merge.rollback(db, first.run_id)
+    resolve(db)
+    assert groups(db) == result
+
+
+def test_rejected_pair_is_never_merged(db, tmp_path):
+    ingest.ingest(db, "jsonl", fixture(tmp_path))
+    db.run("MATCH (a:Entity {id: 'ent:jsonl:sh1'}), (b:Entity {id: 'ent:jsonl:sh5'}) "
+           "CREATE (a)-[:NOT_SAME_AS {decided_by: 'test', decided_at: datetime(), reason: 'two people'}]->(b)")
+    resolve(db)
+    g = groups(db)
+    assert not any({"sh1", "sh5"} <= grp for grp in g)
+    # and it survives a later run, even though sh1 and sh5 are now reached through merged entities
+    resolve(db)
+    assert not any({"sh1", "sh5"} <= grp for grp in groups(db))
+
+
+def test_second_run_changes_nothing_and_rollback_order_is_enforced(db, tmp_path):
+    ingest.ingest(db, "jsonl", fixture(tmp_path))
+    first = resolve(db)
+    result = groups(db)
+    second = resolve(db)
+    assert groups(db) == result and second.merged_entities == 0
+    with pytest.raises(KgresError, match="no resolution run"):
+        merge.rollback(db, "run-nope")
+    merge.rollback(db, second.run_id)
+    merge.rollback(db, first.run_id)
+    assert len(groups(db)) == 18
+
+
+def test_cli_resolve_explain_rollback(db, neo4j_env, tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from kgres.cli import main
+
+    ingest.ingest(db, "jsonl", fixture(tmp_path))
+    run = CliRunner()
+    out = run.invoke(main, ["resolve", "--json"], catch_exceptions=False)
+    assert out.exit_code == 0
+    run_id = json.loads(out.output)["run_id"]
+    ex = run.invoke(main, ["explain", "Holmes", "--json"], catch_exceptions=False)
+    doc = json.loads(ex.output)
+    assert doc["entity"]["name"] == "Sherlock Holmes" and len(doc["mentions"]) == 5
+    assert any("different given names" in (p["signals"] or "") for p in doc["pairs"])
+    assert run.invoke(main, ["explain", "nobody at all"]).exit_code == 1
+    assert run.invoke(main, ["rollback", run_id]).exit_code == 0
+    assert len(groups(db)) == 18
