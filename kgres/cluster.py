@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from kgres.score import PairScore, Side
 
 PairFn = Callable[[str, str], PairScore]
+PRIOR_MARGIN = 2  # a tie between conflicting homes goes to one only with twice the other's mentions
 
 
 @dataclass(frozen=True)
@@ -49,37 +50,71 @@ def ambiguous_surnames(sides: dict[str, Side], pair: PairFn) -> set[str]:
 
 def cohesive_groups(ids: list[str], pair: PairFn, mentions: dict[str, int], auto: float, review: float,
                     cohesion: float) -> list[list[str]]:
-    """Partition ``ids`` into cohesive groups (singletons included), deterministically."""
+    """Partition ``ids`` into cohesive groups (singletons included), deterministically.
+
+    A group whose best join ties with an equally good join into a group it cannot coexist with
+    (a bare "Holmes" as close to Sherlock as to Mycroft) goes to the better-supported home only if
+    that home has at least ``PRIOR_MARGIN`` times the mentions of the other (the popularity prior of
+    entity linking: five Sherlock mentions against one Mycroft). Otherwise it is *parked*: it stays
+    apart, for review or for a later pass in which merged neighbours give it context. Precision first.
+    """
     ids = sorted(ids)
     scores = {(x, y): pair(x, y) for i, x in enumerate(ids) for y in ids[i + 1:]}
 
     def s(x: str, y: str) -> PairScore:
         return scores[(x, y) if x < y else (y, x)]
 
+    def join(a: list[str], b: list[str]) -> float | None:
+        """Average known score if a and b may join, else None."""
+        cross = [s(x, y) for x in a for y in b]
+        if any(p.cannot_link for p in cross):
+            return None
+        known = [p.score for p in cross if p.known]
+        if not known or max(known) < auto or min(known) < review:
+            return None
+        avg = round(sum(known) / len(known), 6)  # rounding: float noise must not break ties
+        return avg if avg >= cohesion else None
+
+    def compatible(a: list[str], b: list[str]) -> bool:
+        return not any(s(x, y).cannot_link for x in a for y in b)
+
     groups = [[x] for x in ids]
+    parked: set[int] = set()  # indexes into groups of parked groups (kept stable by never deleting)
+    alive = set(range(len(groups)))
     while True:
-        best = None
-        for i in range(len(groups)):
-            for j in range(i + 1, len(groups)):
-                a, b = groups[i], groups[j]
-                cross = [s(x, y) for x in a for y in b]
-                if any(p.cannot_link for p in cross):
-                    continue
-                known = [p.score for p in cross if p.known]
-                if not known or max(known) < auto or min(known) < review:
-                    continue
-                avg = round(sum(known) / len(known), 6)  # rounding: float noise must not break ties
-                if avg < cohesion:
-                    continue
-                weight = sum(mentions.get(x, 1) for x in a + b)
-                key = (avg, weight, [-ord(c) for c in min(a + b)])
-                if best is None or key > best[0]:
-                    best = (key, i, j)
-        if best is None:
-            return [sorted(g) for g in groups]
-        _, i, j = best
+        options = []
+        for i in sorted(alive - parked):
+            for j in sorted(alive - parked):
+                if i < j and (avg := join(groups[i], groups[j])) is not None:
+                    weight = sum(mentions.get(x, 1) for x in groups[i] + groups[j])
+                    options.append(((-avg, -weight, sorted(groups[i] + groups[j])), i, j, avg))
+        if not options:
+            return sorted(sorted(groups[i]) for i in alive)
+        _, i, j, avg = min(options)
+        conflict = _conflicting_tie(i, j, avg, options, groups, compatible, mentions)
+        if conflict is not None:
+            parked.add(conflict)
+            continue
         groups[i] = groups[i] + groups[j]
-        del groups[j]
+        alive.discard(j)
+
+
+def _conflicting_tie(i, j, avg, options, groups, compatible, mentions) -> int | None:
+    """The side of the best join (i, j) that has an equally good home it could not share with the
+    other side, unless the popularity prior settles it; None when the best join is unambiguous."""
+    def support(g: int) -> int:
+        return sum(mentions.get(x, 1) for x in groups[g])
+
+    for side, other in ((i, j), (j, i)):
+        for _, a, b, alt in options:
+            if alt != avg or side not in (a, b):
+                continue
+            third = b if a == side else a
+            if third == other or compatible(groups[other], groups[third]):
+                continue
+            if support(other) < PRIOR_MARGIN * support(third):
+                return side
+    return None
 
 
 def describe(members: list[str], pair: PairFn, mentions: dict[str, int], names: dict[str, str],

@@ -42,7 +42,8 @@ def refresh(db: Database, ids: list[str]) -> None:
 
 
 def rollback(db: Database, run_id: str) -> int:
-    """Undo every merge of ``run_id``; return how many entities were revived or recomputed.
+    """Undo every merge of ``run_id`` (and of its later passes, newest first); return how many
+    entities were revived or recomputed.
 
     Raises:
         KgresError: unknown run, or a later run moved the same mentions again (roll that back first).
@@ -50,6 +51,9 @@ def rollback(db: Database, run_id: str) -> int:
     run = db.query("run_get", run_id=run_id)
     if not run:
         raise KgresError(f"no resolution run '{run_id}'")
+    if run[0]["status"] == "rolled_back":
+        raise KgresError(f"run {run_id} is already rolled back")
+    n = sum(rollback(db, child["id"]) for child in db.query("run_children", run_id=run_id))
     later = [r for r in db.query("rollback_blockers", run_id=run_id)[0]["runs"] if r]
     if later:
         raise KgresError(f"run {run_id} cannot be rolled back before the later run(s) that moved the same "
@@ -59,4 +63,4 @@ def rollback(db: Database, run_id: str) -> int:
     if ids:
         refresh(db, ids)
     db.query("rollback_finish", run_id=run_id)
-    return len(ids)
+    return n + len(ids)

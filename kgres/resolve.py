@@ -6,7 +6,6 @@ The run's full config is stored on its ``ResolutionRun`` node, so it can be repl
 
 from __future__ import annotations
 
-import json
 import time
 import uuid
 from dataclasses import replace
@@ -38,6 +37,7 @@ class ResolveConfig(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     strip_legal_suffixes: bool = False
+    max_passes: int = Field(3, ge=1, le=10)  # later passes see merged neighbours (context for "Holmes")
     block: BlockConfig = BlockConfig()
     score: ScoreConfig = ScoreConfig()
     cluster: ClusterConfig = ClusterConfig()
@@ -45,6 +45,7 @@ class ResolveConfig(BaseModel):
 
 class ResolveStats(BaseModel):
     run_id: str
+    passes: int
     entities_before: int
     entities_after: int
     candidate_pairs: int
@@ -58,10 +59,36 @@ class ResolveStats(BaseModel):
 
 def resolve(db: Database, cfg: ResolveConfig = ResolveConfig(), on_step: Step = lambda m: None,
             run_id: str | None = None) -> ResolveStats:
-    """Run the whole chain once and record it; return what it did."""
-    run_id = run_id or f"run-{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:6]}"
+    """Run the whole chain, in passes until one merges nothing (at most ``max_passes``).
+
+    Each pass is its own ResolutionRun (``<run_id>``, ``<run_id>.2``, ...; later ones carry
+    ``parent``), because a pass re-scores pairs on the graph the previous pass merged: an ambiguous
+    "Holmes" parked in pass 1 can be placed in pass 2, once "Watson" and "Dr. Watson" are one
+    neighbour. ``kgres rollback <run_id>`` undoes all passes.
+    """
+    base = run_id or f"run-{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:6]}"
+    before = _entity_count(db)
+    passes: list[ResolveStats] = []
+    for n in range(1, cfg.max_passes + 1):
+        pass_id = base if n == 1 else f"{base}.{n}"
+        passes.append(_one_pass(db, cfg, pass_id, parent=None if n == 1 else base,
+                                on_step=lambda m, n=n: on_step(f"pass {n}: {m}")))
+        if passes[-1].merged_entities == 0:
+            break
+    total = ResolveStats(
+        run_id=base, passes=len(passes), entities_before=before, entities_after=_entity_count(db),
+        candidate_pairs=sum(p.candidate_pairs for p in passes),
+        pairs_by_strategy=_sum_dicts(p.pairs_by_strategy for p in passes),
+        bands=_sum_dicts(p.bands for p in passes), groups=sum(p.groups for p in passes),
+        merged_entities=sum(p.merged_entities for p in passes),
+        oversized_components=max(p.oversized_components for p in passes),
+        seconds={k: round(v, 3) for k, v in _sum_dicts(p.seconds for p in passes).items()})
+    return total
+
+
+def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None, on_step: Step) -> ResolveStats:
     db.write("run_start", run_id=run_id, config=cfg.model_dump_json(), kgres_version=__version__,
-             strategy="default")
+             strategy="default", parent=parent)
     before = _entity_count(db)
     seconds: dict[str, float] = {}
 
@@ -77,12 +104,20 @@ def resolve(db: Database, cfg: ResolveConfig = ResolveConfig(), on_step: Step = 
     s = timed("score", lambda: score(db, run_id, cfg.score))
     groups, oversized = timed("cluster", lambda: cluster(db, run_id, cfg))
     merged = timed("merge", lambda: apply_groups(db, groups, run_id, method="rules", decided_by="kgres resolve"))
-    stats = ResolveStats(run_id=run_id, entities_before=before, entities_after=_entity_count(db),
+    stats = ResolveStats(run_id=run_id, passes=1, entities_before=before, entities_after=_entity_count(db),
                          candidate_pairs=b.pairs, pairs_by_strategy=b.pairs_by_strategy, bands=s.bands,
                          groups=len(groups), merged_entities=merged, oversized_components=oversized,
                          seconds=seconds)
     db.write("run_finish", run_id=run_id, stats=stats.model_dump_json())
     return stats
+
+
+def _sum_dicts(ds) -> dict:
+    out: dict = {}
+    for d in ds:
+        for k, v in d.items():
+            out[k] = out.get(k, 0) + v
+    return out
 
 
 def cluster(db: Database, run_id: str, cfg: ResolveConfig) -> tuple[list[Group], int]:
@@ -137,6 +172,3 @@ def _component_groups(db: Database, ids: list[str], cfg: ResolveConfig) -> list[
 def _entity_count(db: Database) -> int:
     return db.run("MATCH (e:Entity) RETURN count(e) AS n")[0]["n"]
 
-
-def config_json(cfg: ResolveConfig) -> str:
-    return json.dumps(cfg.model_dump(), sort_keys=True)

@@ -56,3 +56,20 @@ def test_chain_trap():
          ("a", "c"): PairScore(0.3, "reject", True, None)}
     groups = cohesive_groups(["a", "b", "c"], lambda x, y: s[(x, y)], {}, 0.88, 0.6, 0.8)
     assert ["a", "b", "c"] not in groups and len(groups) == 2
+
+
+def _holmes_case(sherlock_mentions: int):
+    """'h' (a bare Holmes) is 0.88 from both brothers, who cannot be one person."""
+    s = {("h", "my"): PairScore(0.88, "auto", True, None), ("h", "sh"): PairScore(0.88, "auto", True, None),
+         ("my", "sh"): PairScore(0.0, "reject", True, "different given names")}
+    return lambda x, y: s[(x, y) if x < y else (y, x)], {"sh": sherlock_mentions, "my": 1, "h": 1}
+
+
+def test_conflicting_tie_is_parked_without_a_clear_prior():
+    pair, mentions = _holmes_case(sherlock_mentions=1)
+    assert cohesive_groups(["h", "my", "sh"], pair, mentions, 0.88, 0.6, 0.8) == [["h"], ["my"], ["sh"]]
+
+
+def test_conflicting_tie_goes_to_the_clearly_better_supported_home():
+    pair, mentions = _holmes_case(sherlock_mentions=4)
+    assert cohesive_groups(["h", "my", "sh"], pair, mentions, 0.88, 0.6, 0.8) == [["h", "sh"], ["my"]]

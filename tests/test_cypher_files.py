@@ -30,6 +30,7 @@ DYNAMIC = {
     'f"ingest_{kind}"': [f"ingest_{k}" for k in ("documents", "chunks", "mentions", "triples")],
     'f"status_plugin_version_{name}"': [f"status_plugin_version_{p}" for p in ("apoc", "gds", "kgres")],
     'f"block_{strategy}"': ["block_exact", "block_acronym", "block_lexical"],
+    'f"components_project_{layer}"': ["components_project_mentions", "components_project_entities"],
 }
 
 
