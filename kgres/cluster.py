@@ -39,7 +39,10 @@ class Group:
 def ambiguous_surnames(sides: dict[str, Side], pair: PairFn) -> set[str]:
     """Bare person names ("Holmes") contained in two full names that cannot be the same person
     ("Sherlock Holmes", "Mycroft Holmes"): two such bare mentions may mean different people."""
-    full = [i for i, s in sides.items() if s.type == "PERSON" and len(s.tokens) >= 2]
+    from kgres.normalize import QUALIFIERS
+
+    full = [i for i, s in sides.items()
+            if s.type == "PERSON" and len(s.tokens) >= 2 and not QUALIFIERS & set(s.tokens)]
     out = set()
     for token in {s.tokens[0] for s in sides.values() if s.type == "PERSON" and len(s.tokens) == 1}:
         holders = sorted(i for i in full if token in sides[i].tokens)

@@ -37,6 +37,11 @@ HONORIFICS = frozenset({
 STOP_WORDS = frozenset({"the", "of", "a", "an", "and", "&", "for", "in", "on", "at", "to", "de", "la", "le"})
 LEGAL_SUFFIXES = frozenset({"inc", "incorporated", "corp", "corporation", "co", "company", "ltd", "limited",
                             "llc", "plc", "gmbh", "ag", "sa", "srl", "bv", "nv", "holdings", "group"})
+# Words that make a person name denote a different referent than the bare name: "Young Scrooge" is
+# not "Scrooge" (nor "Older Scrooge"), "Marley's Ghost" is not "Marley".
+QUALIFIERS = frozenset({"young", "younger", "old", "older", "elder", "late", "ghost", "spirit", "uncle", "aunt",
+                        "cousin", "nephew", "niece", "brother", "sister", "father", "mother", "son", "daughter",
+                        "wife", "husband", "widow", "baby", "grandfather", "grandmother"})
 ROMAN = frozenset({"i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv",
                    "xv", "xvi", "xx"})
 TYPE_SYNONYMS = {
@@ -47,7 +52,9 @@ TYPE_SYNONYMS = {
     "COUNTRY": "GEO", "ADDRESS": "GEO", "STREET": "GEO",
     "EVENT": "EVENT",
 }
-_POSSESSIVE = re.compile(r"(?<=\w)['\u2019]s\b|(?<=s)['\u2019](?=\s|$)", re.IGNORECASE)
+# Only a trailing possessive is folded ("Holmes's" -> "holmes"); inside a name it heads a different
+# thing ("Tailor's Wife", "Marley's Ghost") and stays ("tailors wife").
+_POSSESSIVE = re.compile(r"(?<=\w)['\u2019]s$|(?<=s)['\u2019]$", re.IGNORECASE)
 _JOINERS = re.compile(r"['\u2019\u2018`\u00b4.]")
 _NON_WORD = re.compile(r"[^\w]+", re.UNICODE)
 
@@ -74,8 +81,8 @@ def norm_type(t: str | None) -> str | None:
 
 
 def fold(name: str) -> list[str]:
-    """NFKC, case fold, possessives dropped, joiners (' and .) closed up, other punctuation split."""
-    s = unicodedata.normalize("NFKC", name)
+    """NFKC, case fold, a trailing possessive dropped, joiners (' and .) closed up, other punctuation split."""
+    s = unicodedata.normalize("NFKC", name).strip()
     s = _POSSESSIVE.sub("", s).casefold()
     s = _JOINERS.sub("", s)
     return [t for t in _NON_WORD.sub(" ", s).replace("_", " ").split() if t]

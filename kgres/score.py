@@ -88,6 +88,9 @@ def compare(a: Side, b: Side, cfg: ScoreConfig = ScoreConfig(), not_same_as: boo
     reason = None
     if a.numbers != b.numbers and (a.numbers or b.numbers):
         reason = f"numbers differ: {' '.join(a.numbers) or '-'} vs {' '.join(b.numbers) or '-'}"
+    elif person and _qualifiers(a.tokens) != _qualifiers(b.tokens):
+        reason = (f"different qualifiers: {' '.join(sorted(_qualifiers(a.tokens))) or '-'} vs "
+                  f"{' '.join(sorted(_qualifiers(b.tokens))) or '-'}")
     elif person and _given_names_conflict(a.tokens, b.tokens):
         reason = f"different given names: {a.tokens[0]} vs {b.tokens[0]}"
     elif a.type and b.type and a.type != b.type and a.core != b.core:
@@ -121,17 +124,40 @@ def _name_similarity(a: Side, b: Side) -> tuple[float, str]:
     if (a.acronym and a.acronym == b.core and len(b.tokens) == 1) or (
             b.acronym and b.acronym == a.core and len(a.tokens) == 1):
         return 0.92, "acronym"
+    sa, sb = set(a.tokens), set(b.tokens)
+    subset = bool(sa and sb) and (sa < sb or sb < sa)
     if a.type == "PERSON" and b.type == "PERSON":
-        sa, sb = set(a.tokens), set(b.tokens)
-        if sa and sb and (sa <= sb or sb <= sa):
+        if subset and max(len(sa), len(sb)) <= 3 and _name_part(a.tokens, b.tokens) and _plain(a.core, b.core):
             return 0.88, "person_subset"
         if _initials_match(a.tokens, b.tokens):
             return 0.88, "person_initials"
     fuzzy = 0.5 * token_set_ratio(a.core, b.core) / 100 + 0.5 * JaroWinkler.similarity(a.core, b.core)
-    shared = set(a.tokens) & set(b.tokens)
-    if not shared and fuzzy < 0.85:
+    if not (sa & sb) and fuzzy < 0.85:
         return fuzzy, "disjoint"
+    if subset:
+        # "Baker Street" in "Baker Street Irregulars", "The Dinner" in "The Dinner by the Fire": a word
+        # subset is a reason to look, never enough to merge on the name alone.
+        return min(fuzzy, 0.75), "subset"
     return fuzzy, "fuzzy"
+
+
+def _plain(*cores: str) -> bool:
+    """No stop word in any core: "ragged men and boys" is a group of people, not a person's name."""
+    from kgres.normalize import STOP_WORDS
+
+    return not any(w in STOP_WORDS for c in cores for w in c.split())
+
+
+def _name_part(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """The shorter person name is the longer one's given name(s) or surname, in place."""
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return tuple(long_[:len(short)]) == short or tuple(long_[-len(short):]) == short
+
+
+def _qualifiers(tokens: tuple[str, ...]) -> frozenset[str]:
+    from kgres.normalize import QUALIFIERS
+
+    return frozenset(t for t in tokens if t in QUALIFIERS)
 
 
 def _initials_match(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
