@@ -115,7 +115,7 @@ def name_keys(name: str, type_: str | None = None, strip_legal: bool = False) ->
                 tokens.pop()
         if tokens and not tokens[-1].isdigit():
             tokens[-1] = singular(tokens[-1])
-    if len(tokens) > 1 and tokens[0] == "the":
+    while len(tokens) > 1 and tokens[0] in ("the", "a", "an"):
         tokens.pop(0)
     numbers = tuple(t for i, t in enumerate(tokens) if any(c.isdigit() for c in t) or (i > 0 and t in ROMAN))
     content = [t for t in tokens if t not in STOP_WORDS] or tokens

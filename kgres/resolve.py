@@ -121,17 +121,43 @@ def _sum_dicts(ds) -> dict:
 
 
 def cluster(db: Database, run_id: str, cfg: ResolveConfig) -> tuple[list[Group], int]:
-    """Cohesive groups (size >= 2) inside each connected component of the run's auto pairs."""
-    uf = UnionFind()
-    for r in db.stream("cluster_auto_pairs", run_id=run_id):
-        uf.union(r["a"], r["b"])
+    """Cohesive groups (size >= 2) inside each connected component of the run's auto pairs.
+
+    A component larger than ``cluster.max_component`` (checking cohesion is quadratic in its size)
+    is split by keeping only its stronger auto pairs, raising the bar until every piece fits; the
+    number of components split that way is returned with the groups.
+    """
+    edges = [(r["a"], r["b"], r["score"]) for r in db.stream("cluster_auto_pairs", run_id=run_id)]
     groups, oversized = [], 0
-    for component in uf.components():
-        if len(component) > cfg.cluster.max_component:
-            oversized += 1  # too large to check cohesion pairwise: left unmerged, reported
-            continue
-        groups += _component_groups(db, component, cfg)
+    for component in _components(edges):
+        pieces = _split(component, edges, cfg.score.auto_threshold, cfg.cluster.max_component)
+        oversized += len(pieces) > 1
+        for piece in pieces:
+            if len(piece) > 1:
+                groups += _component_groups(db, piece, cfg)
     return groups, oversized
+
+
+def _components(edges: list[tuple[str, str, float]]) -> list[list[str]]:
+    uf = UnionFind()
+    for a, b, _ in edges:
+        uf.union(a, b)
+    return uf.components()
+
+
+def _split(component: list[str], edges: list[tuple[str, str, float]], bar: float, limit: int) -> list[list[str]]:
+    """Pieces of ``component`` of at most ``limit`` members, cutting its weakest auto edges first."""
+    if len(component) <= limit:
+        return [component]
+    inside = set(component)
+    stronger = sorted({s for a, b, s in edges if a in inside and s > bar})
+    if not stronger:  # all edges equally strong: nothing principled to cut; leave it unmerged
+        return [[x] for x in component]
+    kept = [(a, b, s) for a, b, s in edges if a in inside and b in inside and s >= stronger[0]]
+    pieces = _components(kept)
+    covered = {x for p in pieces for x in p}
+    pieces += [[x] for x in component if x not in covered]
+    return [q for p in pieces for q in _split(p, kept, stronger[0], limit)]
 
 
 def _component_groups(db: Database, ids: list[str], cfg: ResolveConfig) -> list[Group]:

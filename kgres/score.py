@@ -13,8 +13,9 @@ signal values and, when merging would be wrong whatever the score, a *cannot-lin
 
 Name signals: same core key (1.0); acronym of the other (0.92); for persons, one name's words
 contained in the other's ("Holmes" in "Sherlock Holmes") or matching initials ("J. Watson") (0.88);
-otherwise a fuzzy blend of token-set ratio and Jaro-Winkler (rapidfuzz). Shared neighbours add up to
-0.1. A pair whose names share nothing (no word, no acronym, no close spelling) is *unknown*: the
+otherwise a fuzzy blend of token-set ratio and Jaro-Winkler (rapidfuzz), which reaches the auto band
+only for typo variants (same words, each equal or misspelt) and is capped at review for word subsets
+and different words. Shared neighbours add up to 0.1. A pair whose names share nothing (no word, no acronym, no close spelling) is *unknown*: the
 name tells nothing either way, so clustering neither links through it nor counts it against a group.
 """
 
@@ -25,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
-from rapidfuzz.distance import JaroWinkler
+from rapidfuzz.distance import JaroWinkler, Levenshtein
 from rapidfuzz.fuzz import token_set_ratio
 
 from kgres.db import Database
@@ -33,7 +34,10 @@ from kgres.db import Database
 Band = Literal["auto", "review", "reject"]
 SYNONYM_PREDICATES = frozenset({"same_as", "alias_of", "also_known_as", "aka", "known_as", "synonym_of",
                                 "abbreviation_of", "abbreviates", "acronym_of", "short_for", "renamed_to",
-                                "formerly_known_as", "related_to"})
+                                "formerly_known_as", "related_to",
+                                # copulas: "X is Y" states identity or kind, not a relation between two things
+                                "be", "is", "are", "was", "were", "been", "be_supposed_to_be", "become",
+                                "becomes", "be_also", "be_call", "be_called", "be_know_as", "be_known_as"})
 
 
 class ScoreConfig(BaseModel):
@@ -138,7 +142,18 @@ def _name_similarity(a: Side, b: Side) -> tuple[float, str]:
         # "Baker Street" in "Baker Street Irregulars", "The Dinner" in "The Dinner by the Fire": a word
         # subset is a reason to look, never enough to merge on the name alone.
         return min(fuzzy, 0.75), "subset"
-    return fuzzy, "fuzzy"
+    if not _typo_variant(a.core.split(), b.core.split()):
+        # "a healthy diet" / "a healthy meal": close strings, different words. Review at most.
+        return min(fuzzy, 0.75), "fuzzy_words_differ"
+    return fuzzy, "typo"
+
+
+def _typo_variant(a: list[str], b: list[str]) -> bool:
+    """Same words in the same order, each equal or a misspelling of the other ("sherlok"/"sherlock")."""
+    if len(a) != len(b):
+        return False
+    return all(x == y or (min(len(x), len(y)) >= 4 and Levenshtein.normalized_similarity(x, y) >= 0.8)
+               for x, y in zip(a, b))
 
 
 def _plain(*cores: str) -> bool:

@@ -162,3 +162,29 @@ def test_cli_resolve_explain_rollback(db, neo4j_env, tmp_path):
     assert run.invoke(main, ["explain", "nobody at all"]).exit_code == 1
     assert run.invoke(main, ["rollback", run_id]).exit_code == 0
     assert len(groups(db)) == 18
+
+
+def test_export_clusters_lists_input_ids(db, tmp_path):
+    from kgres import export
+
+    ingest.ingest(db, "jsonl", fixture(tmp_path))
+    resolve(db)
+    rows = list(export.clusters(db))
+    assert sorted(k for r in rows for k in r["mention_ids"]) == sorted(m[0] for m in MENTIONS)
+    sherlock = next(r for r in rows if "sh1" in r["mention_ids"])
+    assert sherlock["mention_ids"] == ["sh1", "sh2", "sh3", "sh4", "sh5"] and sherlock["name"] == "Sherlock Holmes"
+    assert "sources" not in sherlock
+
+
+def test_cli_export(db, neo4j_env, tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from kgres.cli import main
+
+    ingest.ingest(db, "jsonl", fixture(tmp_path))
+    out = CliRunner().invoke(main, ["export", "clusters"], catch_exceptions=False)
+    assert out.exit_code == 0
+    lines = [json.loads(l) for l in out.output.splitlines()]
+    assert len(lines) == len(MENTIONS) and all(len(l["mention_ids"]) == 1 for l in lines)

@@ -101,3 +101,24 @@ def rollback_cmd(app: App, run_id: str, as_json: bool) -> None:
         app.emit_json({"run_id": run_id, "entities_restored_or_recomputed": n})
     else:
         app.out.print(f"rolled back {run_id}: {n} entities restored or recomputed")
+
+
+@main.group("export")
+def export_group() -> None:
+    """Export the resolution state."""
+
+
+@export_group.command("clusters")
+@click.option("--format", "fmt", type=click.Choice(["jsonl"]), default="jsonl", show_default=True)
+@click.pass_obj
+def export_clusters_cmd(app: App, fmt: str) -> None:
+    """One JSON line per entity: entity_id, name, type and the input ids of its mentions.
+
+    \b
+    Example:
+        kgres export clusters > clusters.jsonl
+    """
+    from kgres import export
+
+    for line in export.clusters_jsonl(app.db):
+        click.echo(line)
