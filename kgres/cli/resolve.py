@@ -122,3 +122,53 @@ def export_clusters_cmd(app: App, fmt: str) -> None:
 
     for line in export.clusters_jsonl(app.db):
         click.echo(line)
+
+
+@main.command("review")
+@click.option("--limit", type=click.IntRange(1, 10_000), default=50, show_default=True)
+@json_option
+@click.pass_obj
+def review_cmd(app: App, limit: int, as_json: bool) -> None:
+    """List undecided review-band pairs, best score first.
+
+    \b
+    Example:
+        kgres review --limit 20
+        kgres decide accept ent:a ent:b --reason "same company"
+    """
+    from kgres.decide import review
+
+    pairs = review(app.db, limit)
+    if as_json:
+        app.emit_json([p.model_dump() for p in pairs])
+        return
+    t = Table(title=f"{len(pairs)} pair(s) to review")
+    for col in ("score", "a", "b", "why"):
+        t.add_column(col)
+    for p in pairs:
+        t.add_row(f"{p.score:.2f}", f"{p.a_name} ({p.a_id})", f"{p.b_name} ({p.b_id})",
+                  str(p.signals.get("name_rule", "")))
+    app.out.print(t)
+
+
+@main.command("decide")
+@click.argument("decision", type=click.Choice(["accept", "reject"]))
+@click.argument("a")
+@click.argument("b")
+@click.option("--reason", default="", help="Why; stored with the decision.")
+@json_option
+@click.pass_obj
+def decide_cmd(app: App, decision: str, a: str, b: str, reason: str, as_json: bool) -> None:
+    """Accept (merge now) or reject (never merge) two entities, by id or unique name.
+
+    \b
+    A rejection is a NOT_SAME_AS that every later run honours; an acceptance is
+    a recorded run that 'kgres rollback RUN_ID' undoes.
+    """
+    from kgres.decide import decide
+
+    d = decide(app.db, decision, a, b, reason=reason)
+    if as_json:
+        app.emit_json(d)
+    else:
+        app.out.print(f"{d.decision}ed {d.a} and {d.b}" + (f" (run {d.run_id})" if d.run_id else ""))

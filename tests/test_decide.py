@@ -1,0 +1,79 @@
+"""Human decisions: review lists what rules could not settle; accept merges (undoably); reject binds."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from kgres import ingest, merge
+from kgres.cli import main
+from kgres.decide import decide, review
+from kgres.errors import KgresError
+from kgres.resolve import resolve
+from tests.graphs import assert_one_refers_to_per_mention, snapshot, write_jsonl
+
+RECS = [{"kind": "mention", "id": "a1", "name": "Acme Corp.", "type": "ORGANIZATION"},
+        {"kind": "mention", "id": "a2", "name": "ACME Corporation", "type": "ORGANIZATION"},
+        {"kind": "mention", "id": "s1", "name": "Sherlock Holmes", "type": "PERSON"},
+        {"kind": "mention", "id": "s2", "name": "Mr. Sherlock Holmes", "type": "PERSON"},
+        {"kind": "mention", "id": "h1", "name": "Holmes", "type": "PERSON"},
+        {"kind": "mention", "id": "h2", "name": "Holmes", "type": "PERSON"}]
+
+
+@pytest.fixture
+def graph(db, tmp_path):
+    ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "d.jsonl", RECS))
+    return db
+
+
+def test_review_lists_the_pair_rules_left_open_and_accept_merges_it(graph):
+    db = graph
+    resolve(db)
+    pairs = review(db)
+    acme = [p for p in pairs if {p.a_name, p.b_name} == {"Acme Corp.", "ACME Corporation"}]
+    assert len(acme) == 1 and 0.6 <= acme[0].score < 0.88
+    before = snapshot(db)
+    d = decide(db, "accept", "Acme Corp.", "ACME Corporation", reason="same company", decided_by="human:test")
+    rows = db.run("MATCH (m:Mention)-[r:REFERS_TO]->(e:Entity) WHERE m.source_key IN ['a1', 'a2'] "
+                  "RETURN DISTINCT e.id AS e, collect(r.method) AS methods, collect(r.decided_by) AS who")
+    assert len(rows) == 1 and "human" in rows[0]["methods"] and "human:test" in rows[0]["who"]
+    assert_one_refers_to_per_mention(db)
+    assert not [p for p in review(db) if "Acme Corp." in (p.a_name, p.b_name)]
+    merge.rollback(db, d.run_id)
+    nodes, rels = snapshot(db)
+    assert [n for n in nodes if "ResolutionRun" not in n] == [n for n in before[0] if "ResolutionRun" not in n]
+
+
+def test_reject_binds_every_later_run(graph):
+    db = graph
+    decide(db, "reject", "Sherlock Holmes", "Mr. Sherlock Holmes", reason="father and son")
+    resolve(db)
+    ids = db.run("MATCH (m:Mention)-[:REFERS_TO]->(e) WHERE m.source_key IN ['s1', 's2'] RETURN DISTINCT e.id AS e")
+    assert len(ids) == 2
+    rejected = db.run("MATCH ()-[n:NOT_SAME_AS]->() RETURN n.reason AS r, n.decided_by AS who")
+    assert rejected[0]["r"] == "father and son" and rejected[0]["who"].startswith("human:")
+
+
+def test_decide_errors(graph):
+    db = graph
+    with pytest.raises(KgresError, match="no entity with id or name 'Nobody'"):
+        decide(db, "accept", "Nobody", "Holmes")
+    with pytest.raises(KgresError, match="'Holmes' names 2 entities"):
+        decide(db, "reject", "Holmes", "Sherlock Holmes")
+    with pytest.raises(KgresError, match="already one entity"):
+        decide(db, "reject", "ent:jsonl:s1", "Sherlock Holmes")
+    decide(db, "reject", "ent:jsonl:h1", "Sherlock Holmes")
+    with pytest.raises(KgresError, match="NOT_SAME_AS"):
+        decide(db, "accept", "ent:jsonl:h1", "Sherlock Holmes")
+
+
+def test_cli_review_and_decide(graph, neo4j_env):
+    resolve(graph)
+    run = CliRunner()
+    out = run.invoke(main, ["review", "--json"], catch_exceptions=False)
+    assert out.exit_code == 0 and any(p["a_name"] in ("Acme Corp.", "ACME Corporation") for p in json.loads(out.output))
+    out = run.invoke(main, ["decide", "reject", "Acme Corp.", "ACME Corporation", "--reason", "rivals", "--json"])
+    assert out.exit_code == 0 and json.loads(out.output)["decision"] == "reject"
+    assert run.invoke(main, ["decide", "accept", "Acme Corp.", "ACME Corporation"]).exit_code == 1
