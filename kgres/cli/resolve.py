@@ -172,3 +172,42 @@ def decide_cmd(app: App, decision: str, a: str, b: str, reason: str, as_json: bo
         app.emit_json(d)
     else:
         app.out.print(f"{d.decision}ed {d.a} and {d.b}" + (f" (run {d.run_id})" if d.run_id else ""))
+
+
+@main.command("split")
+@click.argument("target")
+@click.option("--reason", default="split by a person", show_default=True, help="Stored on the NOT_SAME_AS.")
+@json_option
+@click.pass_obj
+def split_cmd(app: App, target: str, reason: str, as_json: bool) -> None:
+    """Split a mention (by id) or an absorbed entity (by id or name) off the entity it was merged into.
+
+    \b
+    Restores exactly what it referred to before, and records NOT_SAME_AS so no
+    later run merges it back.
+
+    \b
+    Example:
+        kgres split "Mycroft Holmes"
+    """
+    from kgres.split import split
+
+    r = split(app.db, target, reason=reason)
+    if as_json:
+        app.emit_json(r)
+    else:
+        app.out.print(f"split {r.kind} off: {r.restored} restored, kept apart from {', '.join(r.kept_apart_from)}")
+
+
+@main.command("rebuild")
+@json_option
+@click.pass_obj
+def rebuild_cmd(app: App, as_json: bool) -> None:
+    """Re-derive the entity layer (aliases, counts, RELATED) from mentions, decisions and triples."""
+    from kgres.split import rebuild
+
+    r = rebuild(app.db)
+    if as_json:
+        app.emit_json(r)
+    else:
+        app.out.print(f"rebuilt {r.entities:,} entities")

@@ -1,0 +1,87 @@
+"""split and rebuild: one merge undone exactly, kept apart afterwards; the projection re-derived."""
+
+from __future__ import annotations
+
+import pytest
+
+from kgres import ingest
+from kgres.errors import KgresError
+from kgres.normalize import normalize
+from kgres.resolve import resolve
+from kgres.split import rebuild, split
+from tests.graphs import assert_one_refers_to_per_mention, snapshot, write_jsonl
+
+RECS = [{"kind": "mention", "id": "s1", "name": "Sherlock Holmes", "type": "PERSON"},
+        {"kind": "mention", "id": "s2", "name": "Mr. Sherlock Holmes", "type": "PERSON"},
+        {"kind": "mention", "id": "s3", "name": "Sherlock", "type": "PERSON"},
+        {"kind": "mention", "id": "b1", "name": "Baker Street", "type": "GEO"},
+        {"kind": "triple", "subject": "s1", "predicate": "LIVES_AT", "object": "b1"},
+        {"kind": "triple", "subject": "s3", "predicate": "VISITS", "object": "b1"}]
+
+
+def entity_of(db, key: str) -> str:
+    return db.run("MATCH (m:Mention {source_key: $k})-[:REFERS_TO]->(e) RETURN e.id AS e", k=key)[0]["e"]
+
+
+@pytest.fixture
+def resolved(db, tmp_path):
+    ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "s.jsonl", RECS))
+    normalize(db)
+    before = snapshot(db)
+    resolve(db)
+    assert entity_of(db, "s1") == entity_of(db, "s2") == entity_of(db, "s3")
+    return db, before
+
+
+def test_split_entity_restores_its_state_and_keeps_it_apart(resolved):
+    db, before = resolved
+    retired = db.run("MATCH (x:RetiredEntity) RETURN x.id AS id, x.name AS name ORDER BY id")
+    target = next(r for r in retired if r["name"] == "Sherlock")
+    result = split(db, "Sherlock", decided_by="human:test")
+    assert result.kind == "entity" and result.restored == target["id"]
+    assert entity_of(db, "s3") == target["id"] and entity_of(db, "s1") == entity_of(db, "s2")
+    assert_one_refers_to_per_mention(db)
+    # the split entity is exactly as before the merge, its VISITS edge included
+    node = db.run("MATCH (e:Entity {id: $id}) RETURN properties(e) AS p", id=target["id"])[0]["p"]
+    assert node["aliases"] == ["Sherlock"] and node["mention_count"] == 1
+    assert db.run("MATCH (:Entity {id: $id})-[r:RELATED {predicate: 'VISITS'}]->() RETURN count(r) AS n",
+                  id=target["id"])[0]["n"] == 1
+    assert db.run("MATCH (:Entity {id: $id})-[n:NOT_SAME_AS]->() RETURN n.decided_by AS w", id=target["id"]) == \
+        [{"w": "human:test"}]
+    resolve(db)  # a later run does not merge it back
+    assert entity_of(db, "s3") == target["id"]
+
+
+def test_split_mention(resolved):
+    db, _ = resolved
+    moved = db.run("MATCH (m:Mention)-[r:REFERS_TO]->() WHERE r.previous_entity_id IS NOT NULL "
+                   "RETURN m.id AS id, r.previous_entity_id AS prev ORDER BY id")[0]
+    r = split(db, moved["id"])
+    assert r.kind == "mention" and r.restored == moved["prev"]
+    assert_one_refers_to_per_mention(db)
+    never_moved = db.run("MATCH (m:Mention)-[r:REFERS_TO]->() WHERE r.previous_entity_id IS NULL "
+                         "AND r.method = 'ingest' RETURN m.id AS id")[0]["id"]
+    with pytest.raises(KgresError, match="still refers to its original entity"):
+        split(db, never_moved)
+    with pytest.raises(KgresError, match="neither a mention id nor an entity"):
+        split(db, "nothing")
+
+
+def test_split_everything_back_equals_before_except_decisions(resolved):
+    db, before = resolved
+    for name in [r["name"] for r in db.run("MATCH (x:RetiredEntity) RETURN x.name AS name")]:
+        split(db, name)
+    db.run("MATCH ()-[n:NOT_SAME_AS]->() DELETE n")
+    nodes, rels = snapshot(db)
+    assert [n for n in nodes if "ResolutionRun" not in n] == before[0]
+    assert [r for r in rels if '"CANDIDATE"' not in r] == before[1]
+
+
+def test_rebuild_reproduces_the_entity_layer(resolved):
+    db, _ = resolved
+    good = snapshot(db)
+    db.run("MATCH ()-[r:RELATED]->() DELETE r")
+    db.run("MATCH (e:Entity) SET e.aliases = ['garbage'], e.mention_count = 0")
+    assert snapshot(db) != good
+    assert rebuild(db, batch_size=1).entities == 2
+    assert snapshot(db) == good
