@@ -37,9 +37,14 @@ class BlockStats(BaseModel):
 
 
 def block(db: Database, run_id: str, cfg: BlockConfig = BlockConfig(),
-          on_batch: Callable[[int], None] = lambda n: None) -> BlockStats:
-    """Write CANDIDATE edges for ``run_id``; idempotent (MERGE per pair and run)."""
-    for ids in id_pages(db, cfg.batch_size):
+          on_batch: Callable[[int], None] = lambda n: None, focus: list[str] | None = None) -> BlockStats:
+    """Write CANDIDATE edges for ``run_id``; idempotent (MERGE per pair and run).
+
+    ``focus``: block only these entities (a later pass re-examines what the previous one merged).
+    """
+    pages = id_pages(db, cfg.batch_size) if focus is None else (
+        focus[i:i + cfg.batch_size] for i in range(0, len(focus), cfg.batch_size))
+    for ids in pages:
         for strategy in cfg.strategies:
             db.write(f"block_{strategy}", ids=ids, k=cfg.k, run_id=run_id)
         on_batch(len(ids))

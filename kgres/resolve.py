@@ -69,11 +69,13 @@ def resolve(db: Database, cfg: ResolveConfig = ResolveConfig(), on_step: Step = 
     base = run_id or f"run-{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:6]}"
     before = _entity_count(db)
     passes: list[ResolveStats] = []
+    focus: list[str] | None = None  # pass 1 looks at everything; later passes at what changed
     for n in range(1, cfg.max_passes + 1):
         pass_id = base if n == 1 else f"{base}.{n}"
-        passes.append(_one_pass(db, cfg, pass_id, parent=None if n == 1 else base,
-                                on_step=lambda m, n=n: on_step(f"pass {n}: {m}")))
-        if passes[-1].merged_entities == 0:
+        stats, focus = _one_pass(db, cfg, pass_id, parent=None if n == 1 else base, focus=focus,
+                                 on_step=lambda m, n=n: on_step(f"pass {n}: {m}"))
+        passes.append(stats)
+        if stats.merged_entities == 0:
             break
     total = ResolveStats(
         run_id=base, passes=len(passes), entities_before=before, entities_after=_entity_count(db),
@@ -86,7 +88,9 @@ def resolve(db: Database, cfg: ResolveConfig = ResolveConfig(), on_step: Step = 
     return total
 
 
-def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None, on_step: Step) -> ResolveStats:
+def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None, focus: list[str] | None,
+              on_step: Step) -> tuple[ResolveStats, list[str]]:
+    """One block-score-cluster-merge pass; returns its stats and the canonical ids it merged into."""
     db.write("run_start", run_id=run_id, config=cfg.model_dump_json(), kgres_version=__version__,
              strategy="default", parent=parent)
     before = _entity_count(db)
@@ -100,7 +104,7 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
         return out
 
     timed("normalize", lambda: normalize(db, strip_legal=cfg.strip_legal_suffixes))
-    b = timed("block", lambda: block(db, run_id, cfg.block))
+    b = timed("block", lambda: block(db, run_id, cfg.block, focus=focus))
     s = timed("score", lambda: score(db, run_id, cfg.score))
     groups, oversized = timed("cluster", lambda: cluster(db, run_id, cfg))
     merged = timed("merge", lambda: apply_groups(db, groups, run_id, method="rules", decided_by="kgres resolve"))
@@ -109,7 +113,7 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
                          groups=len(groups), merged_entities=merged, oversized_components=oversized,
                          seconds=seconds)
     db.write("run_finish", run_id=run_id, stats=stats.model_dump_json())
-    return stats
+    return stats, sorted({g.canonical for g in groups})
 
 
 def _sum_dicts(ds) -> dict:
