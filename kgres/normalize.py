@@ -139,7 +139,7 @@ def normalize(db: Database, batch_size: int = 5000, strip_legal: bool = False,
     """Write keys on every Entity whose name or type changed since its keys were computed."""
     updated = 0
     while True:
-        page = db.query("normalize_page", limit=batch_size, legal=str(int(strip_legal)))
+        page = db.query("normalize_page", limit=batch_size, legal=f"{int(strip_legal)}{KEY_VERSION}")
         if not page:
             break
         rows = []
@@ -147,7 +147,7 @@ def normalize(db: Database, batch_size: int = 5000, strip_legal: bool = False,
             k = name_keys(r["name"], r["type"], strip_legal)
             rows.append({"id": r["id"], "core": k.core, "tokens": list(k.tokens), "acronym": k.acronym,
                          "numbers": list(k.numbers), "norm_type": k.norm_type,
-                         "search": " ".join(_lucene(t) for t in k.tokens),
+                         "search": _search(k.tokens),
                          "stamp": _stamp(r["name"], r["type"], strip_legal)})
         db.write("normalize_write", rows=rows)
         updated += len(rows)
@@ -156,8 +156,29 @@ def normalize(db: Database, batch_size: int = 5000, strip_legal: bool = False,
 
 
 def _stamp(name: str, type_: str | None, strip_legal: bool) -> str:
-    """What the keys were computed from; normalize_page builds the same string in Cypher."""
-    return f"{name}|{type_ if type_ is not None else ''}|{int(strip_legal)}"
+    """What the keys were computed from; normalize_page builds the same string in Cypher.
+    (Bump KEY_VERSION when the key rules change, so stored keys are recomputed.)"""
+    return f"{name}|{type_ if type_ is not None else ''}|{int(strip_legal)}{KEY_VERSION}"
+
+
+KEY_VERSION = "v4"
+
+
+def _search(tokens: tuple[str, ...]) -> str:
+    """Full-text query for blocking: every word of 3+ letters must match (typo-tolerant from 5), so
+    a name finds longer names containing it ("holmes" finds "Sherlock Holmes") but not every entity
+    sharing one common word; initials, short words and legal suffixes only rank ("j smith" finds
+    "John Smith", "acme corp" finds "ACME Corporation").
+    Pairs are symmetric, so the shorter side's query is enough."""
+    def term(t: str) -> str:
+        return f"{_lucene(t)}~1" if len(t) >= 5 else _lucene(t)
+
+    def must(t: str) -> bool:  # legal suffixes are abbreviated too often to require ("Corp."/"Corporation")
+        return len(t) >= 3 and t not in LEGAL_SUFFIXES
+
+    if not any(must(t) for t in tokens):
+        return " ".join(term(t) for t in tokens)
+    return " ".join(("+" if must(t) else "") + term(t) for t in tokens)
 
 
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/]|&&|\|\|)')

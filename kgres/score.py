@@ -4,7 +4,8 @@
 signal values and, when merging would be wrong whatever the score, a *cannot-link* reason:
 
 - differing numbers ("iPhone 7" / "iPhone 8", "Apple I" / "Apple II");
-- two persons with the same surname and different given names ("Sherlock" / "Mycroft Holmes");
+- two persons with the same surname and different given names ("Sherlock" / "Mycroft Holmes"), or
+  with different surnames ("Ada Lovelace" / "Ada Turing");
 - different types with different names ("Baker Street" GEO may merge with "Baker Street"
   ORGANIZATION, not with "Baker Street Irregulars");
 - a recorded ``NOT_SAME_AS`` (human or judge);
@@ -97,6 +98,8 @@ def compare(a: Side, b: Side, cfg: ScoreConfig = ScoreConfig(), not_same_as: boo
                   f"{' '.join(sorted(_qualifiers(b.tokens))) or '-'}")
     elif person and _given_names_conflict(a.tokens, b.tokens):
         reason = f"different given names: {a.tokens[0]} vs {b.tokens[0]}"
+    elif person and _surnames_conflict(a.tokens, b.tokens):
+        reason = f"different surnames: {a.tokens[-1]} vs {b.tokens[-1]}"
     elif a.type and b.type and a.type != b.type and a.core != b.core:
         reason = f"types differ: {a.type} vs {b.type}"
     elif not_same_as:
@@ -181,6 +184,13 @@ def _initials_match(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
         return False
     return all(x == y or (len(x) == 1 and y.startswith(x)) or (len(y) == 1 and x.startswith(y))
                for x, y in zip(a[:-1], b[:-1]))
+
+
+def _surnames_conflict(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Two full names (2+ words each) whose surnames differ, and not by a typo: different people."""
+    if len(a) < 2 or len(b) < 2 or a[-1] == b[-1]:
+        return False
+    return not _typo_variant([a[-1]], [b[-1]])
 
 
 def _given_names_conflict(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
