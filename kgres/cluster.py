@@ -5,8 +5,9 @@ agglomeration: two groups join only if
 
 1. some pair across them is in the auto band (a direct link),
 2. no pair across them has a cannot-link reason (see :mod:`kgres.score`),
-3. no *known* pair across them scores below the review threshold (the chain trap: A~B, B~C but
-   A≁C keeps C out), and
+3. every *known* pair across them is in the auto band too (complete linkage on what the names can
+   tell: the chain trap A~B, B~C, A≁C keeps C out, and an acronym "GUS" cannot bridge "Global United
+   Systems" and "General Unified Systems", whose own pair is only review), and
 4. the average over known pairs stays cohesive (>= ``cohesion``).
 
 Pairs whose names share nothing ("Sherlock" / "Holmes") are unknown: they neither link nor veto.
@@ -52,7 +53,7 @@ def ambiguous_surnames(sides: dict[str, Side], pair: PairFn) -> set[str]:
 
 
 def cohesive_groups(ids: list[str], pair: PairFn, mentions: dict[str, int], auto: float, review: float,
-                    cohesion: float) -> list[list[str]]:
+                    cohesion: float) -> list[list[str]]:  # review: kept for callers; the floor is auto
     """Partition ``ids`` into cohesive groups (singletons included), deterministically.
 
     A group whose best join ties with an equally good join into a group it cannot coexist with
@@ -73,7 +74,7 @@ def cohesive_groups(ids: list[str], pair: PairFn, mentions: dict[str, int], auto
         if any(p.cannot_link for p in cross):
             return None
         known = [p.score for p in cross if p.known]
-        if not known or max(known) < auto or min(known) < review:
+        if not known or min(known) < auto:
             return None
         avg = round(sum(known) / len(known), 6)  # rounding: float noise must not break ties
         return avg if avg >= cohesion else None
