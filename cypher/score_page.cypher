@@ -4,9 +4,9 @@
 MATCH (a:Entity)-[c:CANDIDATE {run_id: $run_id}]->(b:Entity)
 WHERE c.score IS NULL
 WITH a, b LIMIT $limit
-RETURN a {.id, .key_core, .key_tokens, .key_acronym, .key_numbers, .norm_type,
+RETURN a {.id, .aliases, .key_core, .key_tokens, .key_acronym, .key_numbers, .norm_type,
           neighbours: [(a)-[:RELATED]-(n:Entity) WHERE n <> b | n.id]} AS a,
-       b {.id, .key_core, .key_tokens, .key_acronym, .key_numbers, .norm_type,
+       b {.id, .aliases, .key_core, .key_tokens, .key_acronym, .key_numbers, .norm_type,
           neighbours: [(b)-[:RELATED]-(n:Entity) WHERE n <> a | n.id]} AS b,
        EXISTS {
          MATCH (a)<-[:REFERS_TO]-(ma:Mention)

@@ -58,8 +58,9 @@ def cohesive_groups(ids: list[str], pair: PairFn, mentions: dict[str, int], auto
 
     A group whose best join ties with an equally good join into a group it cannot coexist with
     (a bare "Holmes" as close to Sherlock as to Mycroft) goes to the better-supported home only if
-    that home has at least ``PRIOR_MARGIN`` times the mentions of the other (the popularity prior of
-    entity linking: five Sherlock mentions against one Mycroft). Otherwise it is *parked*: it stays
+    that home has at least ``PRIOR_MARGIN`` times the mentions of the other and there are only two
+    (the popularity prior of entity linking: five Sherlock mentions against one Mycroft; among three
+    or more homes it is a guess). Otherwise it is *parked*: it stays
     apart, for review or for a later pass in which merged neighbours give it context. Precision first.
     """
     ids = sorted(ids)
@@ -110,14 +111,16 @@ def _conflicting_tie(i, j, avg, options, groups, compatible, mentions) -> int | 
         return sum(mentions.get(x, 1) for x in groups[g])
 
     for side, other in ((i, j), (j, i)):
+        rivals = []
         for _, a, b, alt in options:
             if alt != avg or side not in (a, b):
                 continue
             third = b if a == side else a
-            if third == other or compatible(groups[other], groups[third]):
-                continue
-            if support(other) < PRIOR_MARGIN * support(third):
-                return side
+            if third != other and not compatible(groups[other], groups[third]):
+                rivals.append(third)
+        # The prior may settle a choice between two homes; among three or more it is a guess.
+        if len(rivals) > 1 or (rivals and support(other) < PRIOR_MARGIN * support(rivals[0])):
+            return side
     return None
 
 

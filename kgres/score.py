@@ -23,7 +23,7 @@ name tells nothing either way, so clustering neither links through it nor counts
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -66,12 +66,25 @@ class Side:
     numbers: tuple[str, ...]
     type: str | None
     neighbours: frozenset[str] = frozenset()
+    aliases: tuple["Side", ...] = ()  # the other names a merged entity already carries
 
     @classmethod
     def from_row(cls, r: dict[str, Any]) -> "Side":
-        return cls(id=r["id"], core=r["key_core"] or "", tokens=tuple(r["key_tokens"] or ()),
-                   acronym=r.get("key_acronym"), numbers=tuple(r["key_numbers"] or ()), type=r.get("norm_type"),
-                   neighbours=frozenset(r.get("neighbours") or ()))
+        from kgres.normalize import name_keys
+
+        own = cls(id=r["id"], core=r["key_core"] or "", tokens=tuple(r["key_tokens"] or ()),
+                  acronym=r.get("key_acronym"), numbers=tuple(r["key_numbers"] or ()), type=r.get("norm_type"),
+                  neighbours=frozenset(r.get("neighbours") or ()))
+        others = []
+        for alias in sorted(set(r.get("aliases") or ()))[:MAX_ALIASES]:
+            k = name_keys(alias, r.get("norm_type"))
+            if k.core != own.core:
+                others.append(cls(id=r["id"], core=k.core, tokens=k.tokens, acronym=k.acronym, numbers=k.numbers,
+                                  type=own.type, neighbours=own.neighbours))
+        return replace(own, aliases=tuple(others))
+
+    def names(self) -> tuple["Side", ...]:
+        return (self, *self.aliases)
 
 
 @dataclass(frozen=True)
@@ -83,9 +96,30 @@ class PairScore:
     signals: dict[str, Any] = field(default_factory=dict)
 
 
+MAX_ALIASES = 20
+
+
 def compare(a: Side, b: Side, cfg: ScoreConfig = ScoreConfig(), not_same_as: bool = False,
             predicates_between: Sequence[str] = ()) -> PairScore:
-    """Score one pair (see module docstring). Pure and deterministic."""
+    """Score one pair of entities over all their names (see module docstring). Pure, deterministic.
+
+    A merged entity is a set of names: any pair of its names with a cannot-link reason vetoes (an
+    entity holding "Sophie Goldwasser" never takes "Edsger Goldwasser", whatever its own name), and
+    otherwise the best-scoring pair of names speaks for the entities.
+    """
+    if not a.aliases and not b.aliases:
+        return _compare_names(a, b, cfg, not_same_as, predicates_between)
+    results = [_compare_names(x, y, cfg, not_same_as, predicates_between) for x in a.names() for y in b.names()]
+    vetoes = [r for r in results if r.cannot_link]
+    if vetoes:
+        return vetoes[0]
+    best = max(results, key=lambda r: (r.known, r.score))
+    return best
+
+
+def _compare_names(a: Side, b: Side, cfg: ScoreConfig, not_same_as: bool,
+                   predicates_between: Sequence[str]) -> PairScore:
+    """Score one pair of names."""
     signals: dict[str, Any] = {}
     name, how = _name_similarity(a, b)
     signals["name"], signals["name_rule"] = round(name, 4), how

@@ -80,3 +80,13 @@ def test_conflicting_tie_is_parked_without_a_clear_prior():
 def test_conflicting_tie_goes_to_the_clearly_better_supported_home():
     pair, mentions = _holmes_case(sherlock_mentions=4)
     assert cohesive_groups(["h", "my", "sh"], pair, mentions, 0.88, 0.6, 0.8) == [["h", "sh"], ["my"]]
+
+
+def test_prior_does_not_pick_among_three_homes():
+    s = {("h", "p1"): PairScore(0.88, "auto", True, None), ("h", "p2"): PairScore(0.88, "auto", True, None),
+         ("h", "p3"): PairScore(0.88, "auto", True, None)}
+    for x, y in (("p1", "p2"), ("p1", "p3"), ("p2", "p3")):
+        s[(x, y)] = PairScore(0.0, "reject", True, "different given names")
+    groups = cohesive_groups(["h", "p1", "p2", "p3"], lambda x, y: s[(x, y)], {"p1": 9, "p2": 1, "p3": 1},
+                             0.88, 0.6, 0.8)
+    assert ["h"] in groups
