@@ -17,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import bench_database, peak_rss_mib, print_table  # noqa: E402
-from bench.metrics import bcubed, pairwise  # noqa: E402
+from bench.metrics import bcubed  # noqa: E402
 from bench.synth import generate  # noqa: E402
 from kgres import export, ingest  # noqa: E402
 

@@ -7,7 +7,6 @@ managed server and data are never touched; the runtime cache in ``$KGRES_HOME`` 
 
 from __future__ import annotations
 
-import os
 import shutil
 import socket
 import subprocess

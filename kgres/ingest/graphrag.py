@@ -12,7 +12,6 @@ Column names differ across GraphRAG versions; each field accepts the variants li
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
