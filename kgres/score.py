@@ -186,10 +186,11 @@ def _name_similarity(a: Side, b: Side) -> tuple[float, str]:
 
 
 def _typo_variant(a: list[str], b: list[str]) -> bool:
-    """Same words in the same order, each equal or a misspelling of the other ("sherlok"/"sherlock")."""
+    """Same words in the same order, each equal or a misspelling of the other ("sherlok"/"sherlock").
+    Words under six letters must match exactly: "cain"/"chain" and "earth"/"hearth" are different words."""
     if len(a) != len(b):
         return False
-    return all(x == y or (min(len(x), len(y)) >= 4 and Levenshtein.normalized_similarity(x, y) >= 0.8)
+    return all(x == y or (min(len(x), len(y)) >= 6 and Levenshtein.normalized_similarity(x, y) >= 0.8)
                for x, y in zip(a, b))
 
 
