@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from kgres.normalize import QUALIFIERS
 from kgres.score import PairScore, Side
 
 PairFn = Callable[[str, str], PairScore]
@@ -40,8 +41,6 @@ class Group:
 def ambiguous_surnames(sides: dict[str, Side], pair: PairFn) -> set[str]:
     """Bare person names ("Holmes") contained in two full names that cannot be the same person
     ("Sherlock Holmes", "Mycroft Holmes"): two such bare mentions may mean different people."""
-    from kgres.normalize import QUALIFIERS
-
     full = [i for i, s in sides.items()
             if s.type == "PERSON" and len(s.tokens) >= 2 and not QUALIFIERS & set(s.tokens)]
     out = set()
@@ -52,8 +51,8 @@ def ambiguous_surnames(sides: dict[str, Side], pair: PairFn) -> set[str]:
     return out
 
 
-def cohesive_groups(ids: list[str], pair: PairFn, mentions: dict[str, int], auto: float, review: float,
-                    cohesion: float) -> list[list[str]]:  # review: kept for callers; the floor is auto
+def cohesive_groups(ids: list[str], pair: PairFn, mentions: dict[str, int], auto: float,
+                    cohesion: float) -> list[list[str]]:
     """Partition ``ids`` into cohesive groups (singletons included), deterministically.
 
     A group whose best join ties with an equally good join into a group it cannot coexist with

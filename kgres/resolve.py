@@ -194,8 +194,7 @@ def _component_groups(db: Database, ids: list[str], cfg: ResolveConfig) -> list[
     mentions = {i: r.get("mention_count") or 1 for i, r in rows.items()}
     names = {i: r.get("name") or "" for i, r in rows.items()}
     cores = {i: s.core for i, s in sides.items()}
-    parts = cohesive_groups(list(rows), pair, mentions, cfg.score.auto_threshold, cfg.score.review_threshold,
-                            cfg.cluster.cohesion)
+    parts = cohesive_groups(list(rows), pair, mentions, cfg.score.auto_threshold, cfg.cluster.cohesion)
     return [describe(p, pair, mentions, names, cores) for p in parts if len(p) > 1]
 
 

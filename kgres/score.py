@@ -31,6 +31,7 @@ from rapidfuzz.distance import JaroWinkler, Levenshtein
 from rapidfuzz.fuzz import token_set_ratio
 
 from kgres.db import Database
+from kgres.normalize import QUALIFIERS, STOP_WORDS, name_keys
 
 Band = Literal["auto", "review", "reject"]
 SYNONYM_PREDICATES = frozenset({"same_as", "alias_of", "also_known_as", "aka", "known_as", "synonym_of",
@@ -70,8 +71,6 @@ class Side:
 
     @classmethod
     def from_row(cls, r: dict[str, Any]) -> "Side":
-        from kgres.normalize import name_keys
-
         own = cls(id=r["id"], core=r["key_core"] or "", tokens=tuple(r["key_tokens"] or ()),
                   acronym=r.get("key_acronym"), numbers=tuple(r["key_numbers"] or ()), type=r.get("norm_type"),
                   neighbours=frozenset(r.get("neighbours") or ()))
@@ -196,8 +195,6 @@ def _typo_variant(a: list[str], b: list[str]) -> bool:
 
 def _plain(*cores: str) -> bool:
     """No stop word in any core: "ragged men and boys" is a group of people, not a person's name."""
-    from kgres.normalize import STOP_WORDS
-
     return not any(w in STOP_WORDS for c in cores for w in c.split())
 
 
@@ -208,8 +205,6 @@ def _name_part(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
 
 
 def _qualifiers(tokens: tuple[str, ...]) -> frozenset[str]:
-    from kgres.normalize import QUALIFIERS
-
     return frozenset(t for t in tokens if t in QUALIFIERS)
 
 

@@ -32,7 +32,7 @@ def random_case(seed: int, n: int = 12):
 def test_groups_respect_every_constraint(seed):
     ids, table = random_case(seed)
     pair = lambda x, y: table[(x, y) if x < y else (y, x)]  # noqa: E731
-    groups = cohesive_groups(ids, pair, {}, auto=0.88, review=0.6, cohesion=0.8)
+    groups = cohesive_groups(ids, pair, {}, auto=0.88, cohesion=0.8)
     assert sorted(x for g in groups for x in g) == sorted(ids)          # a partition
     for g in groups:
         known = [pair(x, y) for i, x in enumerate(g) for y in g[i + 1:] if pair(x, y).known]
@@ -48,20 +48,20 @@ def test_groups_respect_every_constraint(seed):
             assert len({uf.find(x) for x in g}) == 1
     shuffled = ids[:]
     random.Random(seed).shuffle(shuffled)
-    assert cohesive_groups(shuffled, pair, {}, 0.88, 0.6, 0.8) == groups  # order-independent
+    assert cohesive_groups(shuffled, pair, {}, 0.88, 0.8) == groups  # order-independent
 
 
 def test_acronym_cannot_bridge_two_different_names():
     s = {("gus", "gus1"): PairScore(0.92, "auto", True, None), ("gus", "gus2"): PairScore(0.92, "auto", True, None),
          ("gus1", "gus2"): PairScore(0.7, "review", True, None)}
-    groups = cohesive_groups(["gus", "gus1", "gus2"], lambda x, y: s[(x, y)], {}, 0.88, 0.6, 0.8)
+    groups = cohesive_groups(["gus", "gus1", "gus2"], lambda x, y: s[(x, y)], {}, 0.88, 0.8)
     assert ["gus", "gus1", "gus2"] not in groups
 
 
 def test_chain_trap():
     s = {("a", "b"): PairScore(0.95, "auto", True, None), ("b", "c"): PairScore(0.95, "auto", True, None),
          ("a", "c"): PairScore(0.3, "reject", True, None)}
-    groups = cohesive_groups(["a", "b", "c"], lambda x, y: s[(x, y)], {}, 0.88, 0.6, 0.8)
+    groups = cohesive_groups(["a", "b", "c"], lambda x, y: s[(x, y)], {}, 0.88, 0.8)
     assert ["a", "b", "c"] not in groups and len(groups) == 2
 
 
@@ -74,12 +74,12 @@ def _holmes_case(sherlock_mentions: int):
 
 def test_conflicting_tie_is_parked_without_a_clear_prior():
     pair, mentions = _holmes_case(sherlock_mentions=1)
-    assert cohesive_groups(["h", "my", "sh"], pair, mentions, 0.88, 0.6, 0.8) == [["h"], ["my"], ["sh"]]
+    assert cohesive_groups(["h", "my", "sh"], pair, mentions, 0.88, 0.8) == [["h"], ["my"], ["sh"]]
 
 
 def test_conflicting_tie_goes_to_the_clearly_better_supported_home():
     pair, mentions = _holmes_case(sherlock_mentions=4)
-    assert cohesive_groups(["h", "my", "sh"], pair, mentions, 0.88, 0.6, 0.8) == [["h", "sh"], ["my"]]
+    assert cohesive_groups(["h", "my", "sh"], pair, mentions, 0.88, 0.8) == [["h", "sh"], ["my"]]
 
 
 def test_prior_does_not_pick_among_three_homes():
@@ -88,5 +88,5 @@ def test_prior_does_not_pick_among_three_homes():
     for x, y in (("p1", "p2"), ("p1", "p3"), ("p2", "p3")):
         s[(x, y)] = PairScore(0.0, "reject", True, "different given names")
     groups = cohesive_groups(["h", "p1", "p2", "p3"], lambda x, y: s[(x, y)], {"p1": 9, "p2": 1, "p3": 1},
-                             0.88, 0.6, 0.8)
+                             0.88, 0.8)
     assert ["h"] in groups

@@ -191,3 +191,18 @@ def test_cli_export(db, neo4j_env, tmp_path):
     assert out.exit_code == 0
     lines = [json.loads(l) for l in out.output.splitlines()]
     assert len(lines) == len(MENTIONS) and all(len(l["mention_ids"]) == 1 for l in lines)
+
+
+def test_cli_resolve_rejects_bad_settings(db, neo4j_env, tmp_path):
+    from click.testing import CliRunner
+
+    from kgres.cli import main
+
+    cfg = tmp_path / "kgres.toml"
+    cfg.write_text("[resolve.score]\nauto_threshold = 0.5\nreview_threshold = 0.6\n")
+    out = CliRunner().invoke(main, ["--config", str(cfg), "resolve"])
+    assert out.exit_code == 1 and "review_threshold must be below auto_threshold" in out.stderr
+    cfg.write_text("[resolve.block]\nstrategies = [\"telepathy\"]\n")
+    out = CliRunner().invoke(main, ["--config", str(cfg), "resolve"])
+    assert out.exit_code == 1 and "invalid [resolve] settings" in out.stderr
+    assert db.run("MATCH (r:ResolutionRun) RETURN count(r) AS n")[0]["n"] == 0  # nothing started

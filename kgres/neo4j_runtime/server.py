@@ -212,7 +212,7 @@ class ManagedServer:
 
     def _wait_until_ready(self, proc: subprocess.Popen) -> None:
         from neo4j import GraphDatabase
-        from neo4j.exceptions import AuthError, ServiceUnavailable
+        from neo4j.exceptions import AuthError, DriverError, Neo4jError
 
         deadline = time.monotonic() + self.settings.startup_timeout_s
         auth = (USER, self.password())
@@ -229,7 +229,7 @@ class ManagedServer:
                     return
                 except AuthError as e:
                     raise RuntimeSetupError(f"Neo4j refused the stored password in {self.password_file}: {e}") from e
-                except (ServiceUnavailable, OSError, Exception):  # still starting: databases come up after Bolt
+                except (DriverError, Neo4jError, OSError):  # still starting: databases come up after Bolt
                     pass
             time.sleep(0.5)
         raise RuntimeSetupError(f"Neo4j did not answer on {self.uri} within {self.settings.startup_timeout_s:.0f}s; "
