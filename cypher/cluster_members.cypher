@@ -2,5 +2,5 @@
 // Params: $ids list<string>.
 UNWIND $ids AS id
 MATCH (e:Entity {id: id})
-RETURN e {.id, .name, .aliases, .key_core, .key_tokens, .key_acronym, .key_numbers, .norm_type, .mention_count,
+RETURN e {.id, .name, .aliases, .key_core, .key_tokens, .key_acronym, .key_numbers, .key_gender, .norm_type, .mention_count,
           neighbours: [(e)-[:RELATED]-(n:Entity) WHERE NOT n.id IN $ids | n.id]} AS e

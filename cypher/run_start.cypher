@@ -1,5 +1,8 @@
-// run_start: create the ResolutionRun node that every decision of this run points to.
+// run_start: create (or, when resuming, find) the ResolutionRun node that every decision of this run
+// points to.
 // Params: $run_id, $config (JSON string), $kgres_version, $strategy strings; $parent string or null
-// (the first pass's id, for later passes of one `kgres resolve`).
-CREATE (r:ResolutionRun {id: $run_id, started_at: datetime(), config: $config, strategy: $strategy,
-                         kgres_version: $kgres_version, status: 'running', parent: $parent})
+// (the first pass's id, for later passes of one `kgres resolve`); $focus list<string> or null (the
+// entities this pass blocks; null for all), kept so an interrupted pass resumes with the same scope.
+MERGE (r:ResolutionRun {id: $run_id})
+ON CREATE SET r.started_at = datetime(), r.config = $config, r.strategy = $strategy,
+              r.kgres_version = $kgres_version, r.status = 'running', r.parent = $parent, r.focus = $focus

@@ -7,14 +7,17 @@
 //                    chunk_ids, document_ids, attributes_json, span_start?, span_end?, inferred,
 //                    ingest_run_id})-[:IN_CHUNK]->(:Chunk)
 //         (:Entity {id, name, norm_name, type, description, aliases, mention_count,
-//                   key_core, key_tokens, key_acronym, key_numbers, norm_type, search_key, key_stamp})
+//                   key_core, key_tokens, key_acronym, key_numbers, key_gender, norm_type, search_key, key_stamp,
+//                   embedding, embedding_key, fastrp, context_embedding, kmeans_block})
 //         (:IngestRun {id, source_system, format, path, input_hash, started_at, finished_at, status, stats_json})
-//         (:ResolutionRun {id, started_at, finished_at, config, kgres_version, stats, status})
+//         (:ResolutionRun {id, started_at, finished_at, config, strategy, kgres_version, stats, status,
+//                          parent, focus})
 // Edges:  (:Mention)-[:RELATES {id, predicate, description, weight, chunk_ids, source_system,
 //                               source_key, status, ingest_run_id}]->(:Mention)      raw triple
 //         (:Mention)-[:REFERS_TO {confidence, method, run_id, decided_by, decided_at, evidence}]->(:Entity)
 //         (:Entity)-[:RELATED {predicate, weight, triple_ids}]->(:Entity)   projection of active RELATES
 //         (:Entity)-[:CANDIDATE {run_id, methods, score, band, signals_json, decision}]->(:Entity)
+//         (:Entity)-[:SAME_AS {run_id, confidence, method, decided_by, decided_at, evidence}]->(:Entity)
 //         (:Entity)-[:NOT_SAME_AS {decided_by, decided_at, reason, run_id?}]->(:Entity)
 //         (:Mention)-[:REFERRED_TO {...the superseded REFERS_TO, superseded_by_run}]->(:Entity|:RetiredEntity)
 //         (:RetiredEntity {...as Entity, retired_by_run, merged_into})   absorbed by a merge, kept for undo
@@ -36,6 +39,8 @@ CREATE INDEX candidate_run IF NOT EXISTS FOR ()-[c:CANDIDATE]-() ON (c.run_id);
 CREATE INDEX refers_to_run IF NOT EXISTS FOR ()-[r:REFERS_TO]-() ON (r.run_id);
 CREATE INDEX entity_key_core IF NOT EXISTS FOR (e:Entity) ON (e.key_core);
 CREATE INDEX entity_key_acronym IF NOT EXISTS FOR (e:Entity) ON (e.key_acronym);
+CREATE INDEX entity_kmeans_block IF NOT EXISTS FOR (e:Entity) ON (e.kmeans_block);
+CREATE INDEX same_as_run IF NOT EXISTS FOR ()-[s:SAME_AS]-() ON (s.run_id);
 CREATE INDEX relates_status IF NOT EXISTS FOR ()-[r:RELATES]-() ON (r.status);
 CREATE FULLTEXT INDEX entity_name IF NOT EXISTS FOR (e:Entity) ON EACH [e.name, e.aliases];
 CREATE FULLTEXT INDEX mention_name IF NOT EXISTS FOR (m:Mention) ON EACH [m.name];

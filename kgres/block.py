@@ -5,13 +5,20 @@ Strategies (each a ``cypher/block_<name>.cypher`` file), combinable:
 - ``exact``: same normalised core key, across types ("Baker Street" as GEO and as ORGANIZATION).
 - ``acronym``: an acronym key equal to another entity's core key ("LLMs" / "Large Language Models").
 - ``lexical``: the best full-text matches on name and aliases (shared rare words: "Holmes").
+- ``semantic``: nearest neighbours by text embedding (vector index), cosine >= ``min_cosine``.
+- ``structural``: entities sharing neighbours (GDS nodeSimilarity), similarity >= ``structural_cutoff``.
+- ``kmeans``: Deg-Rag's semantic blocks: GDS k-means over text embeddings with
+  k = sqrt(|E| / 10), then the ``k`` closest members of the same block.
 
-Each writes at most ``k`` ``CANDIDATE`` edges per entity and strategy, one edge per pair and run.
-Semantic (vector), structural (GDS node similarity) and k-means blocking come with embeddings.
+Each writes at most ``k`` ``CANDIDATE`` edges per entity and strategy, one edge per pair and run;
+``methods`` on the edge lists every strategy that proposed the pair. Semantic and k-means blocking
+need the ``embed`` stage to have run (entities without an embedding are skipped).
 """
 
 from __future__ import annotations
 
+import math
+import uuid
 from collections.abc import Callable
 from typing import Literal
 
@@ -19,15 +26,19 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from kgres.db import Database
 
-Strategy = Literal["exact", "acronym", "lexical"]
+Strategy = Literal["exact", "acronym", "lexical", "semantic", "structural", "kmeans"]
+PER_ENTITY = ("exact", "acronym", "lexical", "semantic", "kmeans")  # one query per page of entities
 
 
 class BlockConfig(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    strategies: tuple[Strategy, ...] = ("exact", "acronym", "lexical")
+    strategies: tuple[Strategy, ...] = ("exact", "acronym", "lexical", "semantic", "structural")
     k: int = Field(20, ge=1, le=200)
     batch_size: int = Field(2000, ge=1, le=100_000)
+    min_cosine: float = Field(0.8, ge=-1, le=1)
+    structural_cutoff: float = Field(0.5, gt=0, le=1)
+    kmeans_seed: int = 42
 
 
 class BlockStats(BaseModel):
@@ -42,15 +53,37 @@ def block(db: Database, run_id: str, cfg: BlockConfig = BlockConfig(),
 
     ``focus``: block only these entities (a later pass re-examines what the previous one merged).
     """
+    if "structural" in cfg.strategies or "kmeans" in cfg.strategies:
+        _graph_wide(db, run_id, cfg, focus)
     pages = id_pages(db, cfg.batch_size) if focus is None else (
         focus[i:i + cfg.batch_size] for i in range(0, len(focus), cfg.batch_size))
     for ids in pages:
         for strategy in cfg.strategies:
-            db.write(f"block_{strategy}", ids=ids, k=cfg.k, run_id=run_id)
+            if strategy in PER_ENTITY:
+                db.write(f"block_{strategy}", ids=ids, k=cfg.k, run_id=run_id, min_cosine=cfg.min_cosine)
         on_batch(len(ids))
     by = {r["method"]: r["pairs"] for r in db.query("block_count", run_id=run_id)}
     total = db.query("candidate_total", run_id=run_id)[0]["pairs"]
     return BlockStats(run_id=run_id, pairs_by_strategy=by, pairs=total)
+
+
+def _graph_wide(db: Database, run_id: str, cfg: BlockConfig, focus: list[str] | None) -> None:
+    """Structural pairs and k-means block assignment: one GDS projection for the whole graph."""
+    graph = f"kgres_block_{uuid.uuid4().hex[:8]}"
+    nodes = db.query("block_project", graph=graph, with_embedding="kmeans" in cfg.strategies)[0]["nodes"]
+    try:
+        if "structural" in cfg.strategies:
+            db.write("block_structural", graph=graph, k=cfg.k, cutoff=cfg.structural_cutoff, focus=focus,
+                     run_id=run_id)
+        if "kmeans" in cfg.strategies and nodes:
+            db.query("block_kmeans_assign", graph=graph, k=kmeans_k(nodes), seed=cfg.kmeans_seed)
+    finally:
+        db.query("components_drop", graph=graph)
+
+
+def kmeans_k(entities: int) -> int:
+    """Deg-Rag's number of semantic blocks: sqrt(|E| / 10), at least 1."""
+    return max(1, round(math.sqrt(entities / 10)))
 
 
 def id_pages(db: Database, size: int):

@@ -75,7 +75,7 @@ def decide(db: Database, decision: Literal["accept", "reject"], a: str, b: str, 
     if blocked:
         raise KgresError(f"{ea['id']} and {eb['id']} were recorded as NOT_SAME_AS; remove that decision first")
     run_id = f"decision-{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:6]}"
-    db.write("run_start", run_id=run_id, config=json.dumps({"decision": "accept", "reason": reason}),
+    db.write("run_start", run_id=run_id, config=json.dumps({"decision": "accept", "reason": reason}), focus=None,
              kgres_version=__version__, strategy="human", parent=None)
     keep, other = sorted([ea, eb], key=lambda e: (-(e["mention_count"] or 1), -len(e["key_core"] or ""), e["id"]))
     evidence = {"linked_to": keep["id"], "score": 1.0, "rule": "human", "reason": reason}

@@ -42,8 +42,8 @@ def refresh(db: Database, ids: list[str]) -> None:
 
 
 def rollback(db: Database, run_id: str) -> int:
-    """Undo every merge of ``run_id`` (and of its later passes, newest first); return how many
-    entities were revived or recomputed.
+    """Undo every merge and ``SAME_AS`` link of ``run_id`` (and of its later passes, newest first);
+    return how many entities were revived or recomputed.
 
     Raises:
         KgresError: unknown run, or a later run moved the same mentions again (roll that back first).
@@ -58,6 +58,7 @@ def rollback(db: Database, run_id: str) -> int:
     if later:
         raise KgresError(f"run {run_id} cannot be rolled back before the later run(s) that moved the same "
                          f"mentions: {', '.join(sorted(later))}")
+    db.query("rollback_same_as", run_id=run_id)
     affected = db.query("rollback_run", run_id=run_id)
     ids = sorted(set(affected[0]["affected"])) if affected else []
     if ids:

@@ -4,6 +4,7 @@ For every Entity, :func:`name_keys` derives, from its name and type:
 
 - ``key_core``: the comparison key. Case, Unicode forms, punctuation and possessives are folded
   for every type. Honorifics are dropped for persons ("Mr. Sherlock Holmes" -> "sherlock holmes").
+  A gendered honorific is kept as ``key_gender`` ("m" for Mr., "f" for Mrs. or Miss).
   For other types the last word is made singular ("Large Language Models" -> "large language model").
   Legal suffixes are dropped only when configured ("Acme Corp." -> "acme").
 - ``key_tokens``: the words of the core key, minus stop words.
@@ -34,6 +35,10 @@ HONORIFICS = frozenset({
     "inspector", "captain", "capt", "colonel", "col", "major", "sergeant", "sgt", "general", "gen",
     "president", "king", "queen", "prince", "princess", "saint", "st", "herr", "frau", "don",
 })
+# Honorifics that state a gender: "Mr. Fezziwig" and "Mrs. Fezziwig" are two people.
+MALE_HONORIFICS = frozenset({"mr", "mister", "sir", "lord", "king", "prince", "herr", "don", "father", "fr"})
+FEMALE_HONORIFICS = frozenset({"mrs", "ms", "miss", "madam", "madame", "mme", "mlle", "dame", "lady", "queen",
+                               "princess", "frau"})
 STOP_WORDS = frozenset({"the", "of", "a", "an", "and", "&", "for", "in", "on", "at", "to", "de", "la", "le"})
 LEGAL_SUFFIXES = frozenset({"inc", "incorporated", "corp", "corporation", "co", "company", "ltd", "limited",
                             "llc", "plc", "gmbh", "ag", "sa", "srl", "bv", "nv", "holdings", "group"})
@@ -66,6 +71,7 @@ class NameKeys:
     acronym: str | None
     numbers: tuple[str, ...]
     norm_type: str | None
+    gender: str | None = None  # "m" / "f" from a gendered honorific of a person name
 
 
 class NormalizeStats(BaseModel):
@@ -104,9 +110,11 @@ def name_keys(name: str, type_: str | None = None, strip_legal: bool = False) ->
     ntype = norm_type(type_)
     raw_tokens = fold(name)
     tokens = list(raw_tokens)
+    gender = None
     if ntype == "PERSON":
         while len(tokens) > 1 and tokens[0] in HONORIFICS:
-            tokens.pop(0)
+            word = tokens.pop(0)
+            gender = gender or ("m" if word in MALE_HONORIFICS else "f" if word in FEMALE_HONORIFICS else None)
         while len(tokens) > 1 and tokens[-1] in {"jr", "sr"}:
             tokens.pop()
     else:
@@ -121,7 +129,7 @@ def name_keys(name: str, type_: str | None = None, strip_legal: bool = False) ->
     content = [t for t in tokens if t not in STOP_WORDS] or tokens
     acronym = None if ntype == "PERSON" else _acronym(name, content)
     return NameKeys(core=" ".join(tokens), tokens=tuple(content), acronym=acronym, numbers=numbers,
-                    norm_type=ntype)
+                    norm_type=ntype, gender=gender)
 
 
 def _acronym(original: str, content: list[str]) -> str | None:
@@ -146,7 +154,7 @@ def normalize(db: Database, batch_size: int = 5000, strip_legal: bool = False,
         for r in page:
             k = name_keys(r["name"], r["type"], strip_legal)
             rows.append({"id": r["id"], "core": k.core, "tokens": list(k.tokens), "acronym": k.acronym,
-                         "numbers": list(k.numbers), "norm_type": k.norm_type,
+                         "numbers": list(k.numbers), "norm_type": k.norm_type, "gender": k.gender,
                          "search": _search(k.tokens),
                          "stamp": _stamp(r["name"], r["type"], strip_legal)})
         db.write("normalize_write", rows=rows)
@@ -161,7 +169,7 @@ def _stamp(name: str, type_: str | None, strip_legal: bool) -> str:
     return f"{name}|{type_ if type_ is not None else ''}|{int(strip_legal)}{KEY_VERSION}"
 
 
-KEY_VERSION = "v4"
+KEY_VERSION = "v5"
 
 
 def _search(tokens: tuple[str, ...]) -> str:

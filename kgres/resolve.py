@@ -1,7 +1,12 @@
-"""``kgres resolve``: normalize → block → score → cluster → merge, as one recorded ResolutionRun.
+"""``kgres resolve``: normalize → embed → block → score → cluster → merge, as recorded ResolutionRuns.
 
-Deterministic: the same graph and config give the same groups (ordering and tie-breaks are by id).
-The run's full config is stored on its ``ResolutionRun`` node, so it can be replayed.
+Deterministic: the same graph and config give the same groups (ordering and tie-breaks are by id,
+embeddings and GDS algorithms are seeded). The run's full config is stored on its ``ResolutionRun``
+node, so it can be replayed, and an interrupted run is finished by the next ``kgres resolve``.
+
+Strategies: ``default`` (kgres) or a baseline from :mod:`kgres.baselines`. Modes (default strategy):
+``merge`` (direct merge), ``synonym`` (``SAME_AS`` links from members to canonical, nothing moves),
+``merge+synonym`` (merge the auto groups, then link the remaining review-band pairs with ``SAME_AS``).
 """
 
 from __future__ import annotations
@@ -10,18 +15,23 @@ import time
 import uuid
 from dataclasses import replace
 from collections.abc import Callable
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from kgres import __version__
+from kgres import __version__, baselines
 from kgres.block import BlockConfig, block
 from kgres.cluster import Group, UnionFind, ambiguous_surnames, cohesive_groups, describe
 from kgres.db import Database
-from kgres.merge import apply_groups
+from kgres.embed import EmbedConfig, embed
+from kgres.merge import apply_groups, refresh
 from kgres.normalize import normalize
 from kgres.score import PairScore, ScoreConfig, Side, compare, score
 
 Step = Callable[[str], None]
+Strategy = Literal["default", "exact", "exact-name", "cosine", "deg-rag"]
+Mode = Literal["merge", "synonym", "merge+synonym"]
+STRATEGIES: tuple[str, ...] = Strategy.__args__  # type: ignore[attr-defined]
 
 
 class ClusterConfig(BaseModel):
@@ -31,20 +41,36 @@ class ClusterConfig(BaseModel):
     max_component: int = Field(300, ge=2, le=5000)
 
 
+class BaselineConfig(BaseModel):
+    """Parameters of the comparison strategies (see kgres.baselines)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    cosine_threshold: float = Field(0.8, ge=-1, le=1)
+    deg_rag_target: float = Field(0.4, gt=0, lt=1)
+
+
 class ResolveConfig(BaseModel):
     """Everything one resolution run uses; stored on its ResolutionRun node."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
+    strategy: Strategy = "default"
+    mode: Mode = "merge"
     strip_legal_suffixes: bool = False
     max_passes: int = Field(3, ge=1, le=10)  # later passes see merged neighbours (context for "Holmes")
+    embed: EmbedConfig = EmbedConfig()
     block: BlockConfig = BlockConfig()
     score: ScoreConfig = ScoreConfig()
     cluster: ClusterConfig = ClusterConfig()
+    baseline: BaselineConfig = BaselineConfig()
 
 
 class ResolveStats(BaseModel):
     run_id: str
+    strategy: str = "default"
+    mode: str = "merge"
+    resumed: bool = False
     passes: int
     entities_before: int
     entities_after: int
@@ -53,46 +79,77 @@ class ResolveStats(BaseModel):
     bands: dict[str, int]
     groups: int
     merged_entities: int
+    synonym_links: int = 0
     oversized_components: int
     seconds: dict[str, float]
 
 
 def resolve(db: Database, cfg: ResolveConfig = ResolveConfig(), on_step: Step = lambda m: None,
-            run_id: str | None = None) -> ResolveStats:
-    """Run the whole chain, in passes until one merges nothing (at most ``max_passes``).
+            run_id: str | None = None, fastrp_dimensions: int = 128) -> ResolveStats:
+    """Run the chain in passes until one merges nothing (at most ``max_passes``).
 
     Each pass is its own ResolutionRun (``<run_id>``, ``<run_id>.2``, ...; later ones carry
     ``parent``), because a pass re-scores pairs on the graph the previous pass merged: an ambiguous
     "Holmes" parked in pass 1 can be placed in pass 2, once "Watson" and "Dr. Watson" are one
     neighbour. ``kgres rollback <run_id>`` undoes all passes.
+
+    If an earlier ``resolve`` was interrupted (a run still 'running'), that run is finished first,
+    with its own stored config, and its stats are returned (``resumed`` is true).
     """
+    unfinished = db.query("run_unfinished", strategies=list(STRATEGIES))
+    if unfinished:
+        return _resume(db, unfinished[0], on_step, fastrp_dimensions)
     base = run_id or f"run-{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:6]}"
+    return _passes(db, cfg, base, first=1, focus=None, on_step=on_step, fastrp_dimensions=fastrp_dimensions)
+
+
+def _resume(db: Database, run: dict, on_step: Step, fastrp_dimensions: int) -> ResolveStats:
+    """Finish an interrupted run: refresh what it merged, then redo its pass (every stage is idempotent)."""
+    cfg = ResolveConfig.model_validate_json(run["config"])
+    base = run["parent"] or run["id"]
+    first = int(run["id"].rsplit(".", 1)[1]) if run["parent"] else 1
+    on_step(f"resuming {run['id']}")
+    canonicals = [r["id"] for r in db.query("run_canonicals", run_id=run["id"])]
+    for start in range(0, len(canonicals), 500):
+        refresh(db, canonicals[start:start + 500])  # a merge batch may have committed without its refresh
+    stats = _passes(db, cfg, base, first=first, focus=run["focus"], on_step=on_step,
+                    fastrp_dimensions=fastrp_dimensions)
+    return stats.model_copy(update={"resumed": True})
+
+
+def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list[str] | None, on_step: Step,
+            fastrp_dimensions: int) -> ResolveStats:
     before = _entity_count(db)
     passes: list[ResolveStats] = []
-    focus: list[str] | None = None  # pass 1 looks at everything; later passes at what changed
-    for n in range(1, cfg.max_passes + 1):
+    max_passes = cfg.max_passes if cfg.strategy == "default" and cfg.mode != "synonym" else 1
+    for n in range(first, max(first, max_passes) + 1):
         pass_id = base if n == 1 else f"{base}.{n}"
         stats, focus = _one_pass(db, cfg, pass_id, parent=None if n == 1 else base, focus=focus,
-                                 on_step=lambda m, n=n: on_step(f"pass {n}: {m}"))
+                                 on_step=lambda m, n=n: on_step(f"pass {n}: {m}"),
+                                 fastrp_dimensions=fastrp_dimensions)
         passes.append(stats)
         if stats.merged_entities == 0:
             break
-    total = ResolveStats(
-        run_id=base, passes=len(passes), entities_before=before, entities_after=_entity_count(db),
-        candidate_pairs=sum(p.candidate_pairs for p in passes),
+    if cfg.strategy == "default" and cfg.mode == "merge+synonym":
+        last = passes[-1].run_id
+        linked = db.query("same_as_review", run_id=last, decided_by="kgres resolve")[0]["linked"]
+        passes[-1] = passes[-1].model_copy(update={"synonym_links": passes[-1].synonym_links + linked})
+    return ResolveStats(
+        run_id=base, strategy=cfg.strategy, mode=cfg.mode, passes=len(passes), entities_before=before,
+        entities_after=_entity_count(db), candidate_pairs=sum(p.candidate_pairs for p in passes),
         pairs_by_strategy=_sum_dicts(p.pairs_by_strategy for p in passes),
         bands=_sum_dicts(p.bands for p in passes), groups=sum(p.groups for p in passes),
         merged_entities=sum(p.merged_entities for p in passes),
+        synonym_links=sum(p.synonym_links for p in passes),
         oversized_components=max(p.oversized_components for p in passes),
         seconds={k: round(v, 3) for k, v in _sum_dicts(p.seconds for p in passes).items()})
-    return total
 
 
 def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None, focus: list[str] | None,
-              on_step: Step) -> tuple[ResolveStats, list[str]]:
-    """One block-score-cluster-merge pass; returns its stats and the canonical ids it merged into."""
+              on_step: Step, fastrp_dimensions: int) -> tuple[ResolveStats, list[str]]:
+    """One pass of the configured strategy; returns its stats and the canonical ids it merged into."""
     db.write("run_start", run_id=run_id, config=cfg.model_dump_json(), kgres_version=__version__,
-             strategy="default", parent=parent)
+             strategy=cfg.strategy, parent=parent, focus=focus)
     before = _entity_count(db)
     seconds: dict[str, float] = {}
 
@@ -104,16 +161,54 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
         return out
 
     timed("normalize", lambda: normalize(db, strip_legal=cfg.strip_legal_suffixes))
-    b = timed("block", lambda: block(db, run_id, cfg.block, focus=focus))
-    s = timed("score", lambda: score(db, run_id, cfg.score))
-    groups, oversized = timed("cluster", lambda: cluster(db, run_id, cfg))
-    merged = timed("merge", lambda: apply_groups(db, groups, run_id, method="rules", decided_by="kgres resolve"))
-    stats = ResolveStats(run_id=run_id, passes=1, entities_before=before, entities_after=_entity_count(db),
-                         candidate_pairs=b.pairs, pairs_by_strategy=b.pairs_by_strategy, bands=s.bands,
-                         groups=len(groups), merged_entities=merged, oversized_components=oversized,
-                         seconds=seconds)
+    needs_embeddings = cfg.strategy in ("cosine", "deg-rag") or (
+        cfg.strategy == "default" and cfg.embed.enabled)
+    if needs_embeddings:
+        timed("embed", lambda: embed(db, cfg.embed, fastrp_dimensions=fastrp_dimensions))
+    pairs, by_strategy, bands, oversized, links = 0, {}, {}, 0, 0
+    who = "kgres resolve" if cfg.strategy == "default" else baselines.DECIDED_BY.format(cfg.strategy)
+    if cfg.strategy == "default":
+        block_cfg = cfg.block if cfg.embed.enabled else cfg.block.model_copy(update={"strategies": tuple(
+            s for s in cfg.block.strategies if s not in ("semantic", "kmeans"))})
+        b = timed("block", lambda: block(db, run_id, block_cfg, focus=focus))
+        s = timed("score", lambda: score(db, run_id, cfg.score))
+        pairs, by_strategy, bands = b.pairs, b.pairs_by_strategy, s.bands
+        groups, oversized = timed("cluster", lambda: cluster(db, run_id, cfg))
+    elif cfg.strategy in ("exact", "exact-name"):
+        exact = cfg.strategy == "exact"
+        rule = "same upper-cased name and type" if exact else "same name"
+        groups = timed("cluster", lambda: baselines.name_groups(db, fold_case=exact, by_type=exact, rule=rule))
+    elif cfg.strategy == "cosine":
+        links = timed("link", lambda: baselines.cosine_links(db, run_id, cfg.block.k, cfg.baseline.cosine_threshold))
+        groups = []
+    else:  # deg-rag
+        groups, pairs = timed("cluster", lambda: baselines.deg_rag_groups(
+            db, run_id, cfg.block.k, cfg.baseline.deg_rag_target, cfg.block.kmeans_seed))
+        by_strategy = {"kmeans": pairs}
+    merged = 0
+    if cfg.mode == "synonym" and cfg.strategy == "default":
+        timed("link", lambda: _link(db, groups, run_id, who))
+        links = sum(len(g.members) - 1 for g in groups)
+    else:
+        method = "rules" if cfg.strategy == "default" else cfg.strategy
+        merged = timed("merge", lambda: apply_groups(db, groups, run_id, method=method, decided_by=who))
+    stats = ResolveStats(run_id=run_id, strategy=cfg.strategy, mode=cfg.mode, passes=1, entities_before=before,
+                         entities_after=_entity_count(db), candidate_pairs=pairs, pairs_by_strategy=by_strategy,
+                         bands=bands, groups=len(groups), merged_entities=merged, synonym_links=links,
+                         oversized_components=oversized, seconds=seconds)
     db.write("run_finish", run_id=run_id, stats=stats.model_dump_json())
     return stats, sorted({g.canonical for g in groups})
+
+
+def _link(db: Database, groups: list[Group], run_id: str, decided_by: str) -> None:
+    import json
+
+    for start in range(0, len(groups), 500):
+        payload = [{"canonical": g.canonical,
+                    "members": [{"id": m, "confidence": g.evidence[m]["score"],
+                                 "evidence": json.dumps(g.evidence[m], sort_keys=True)}
+                                for m in g.members if m != g.canonical]} for g in groups[start:start + 500]]
+        db.write("same_as_groups", groups=payload, run_id=run_id, method="rules", decided_by=decided_by)
 
 
 def _sum_dicts(ds) -> dict:

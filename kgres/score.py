@@ -4,6 +4,7 @@
 signal values and, when merging would be wrong whatever the score, a *cannot-link* reason:
 
 - differing numbers ("iPhone 7" / "iPhone 8", "Apple I" / "Apple II");
+- persons whose honorifics differ in gender ("Mr. Fezziwig" / "Mrs. Fezziwig");
 - two persons with the same surname and different given names ("Sherlock" / "Mycroft Holmes"), or
   with different surnames ("Ada Lovelace" / "Ada Turing");
 - different types with different names ("Baker Street" GEO may merge with "Baker Street"
@@ -16,8 +17,17 @@ Name signals: same core key (1.0); acronym of the other (0.92); for persons, one
 contained in the other's ("Holmes" in "Sherlock Holmes") or matching initials ("J. Watson") (0.88);
 otherwise a fuzzy blend of token-set ratio and Jaro-Winkler (rapidfuzz), which reaches the auto band
 only for typo variants (same words, each equal or misspelt) and is capped at review for word subsets
-and different words. Shared neighbours add up to 0.1. A pair whose names share nothing (no word, no acronym, no close spelling) is *unknown*: the
-name tells nothing either way, so clustering neither links through it nor counts it against a group.
+and different words. Shared neighbours add up to 0.1. A pair whose names share nothing (no word, no
+acronym, no close spelling) is *unknown*: the name tells nothing either way, so clustering neither
+links through it nor counts it against a group.
+
+Embedding signals (from ``embed``), recorded on every pair: ``ego_cosine`` (text embeddings),
+``neighbour_cosine`` (what the two entities' neighbours talk about), ``ego_neighbour`` (their mean),
+``structural_cosine`` (FastRP) and ``same_chunk`` (mentioned together in one chunk). They never lift
+a pair to auto and never veto: embeddings rank Mycroft closest to Sherlock Holmes, so on their own
+they are evidence for review, not for merging. An unknown pair whose ego cosine reaches
+``semantic_review`` (and whose neighbours do not disagree) goes to the review band, where a person
+or the LLM judge decides.
 """
 
 from __future__ import annotations
@@ -47,6 +57,8 @@ class ScoreConfig(BaseModel):
 
     auto_threshold: float = Field(0.88, gt=0, le=1)
     review_threshold: float = Field(0.6, ge=0, lt=1)
+    semantic_review: float = Field(0.85, ge=0, le=1)  # ego cosine that sends an unknown pair to review
+    neighbour_floor: float = Field(0.3, ge=-1, le=1)  # ... unless the neighbour cosine is below this
     batch_size: int = Field(2000, ge=1, le=100_000)
 
     @model_validator(mode="after")
@@ -66,6 +78,7 @@ class Side:
     acronym: str | None
     numbers: tuple[str, ...]
     type: str | None
+    gender: str | None = None
     neighbours: frozenset[str] = frozenset()
     aliases: tuple["Side", ...] = ()  # the other names a merged entity already carries
 
@@ -73,17 +86,37 @@ class Side:
     def from_row(cls, r: dict[str, Any]) -> "Side":
         own = cls(id=r["id"], core=r["key_core"] or "", tokens=tuple(r["key_tokens"] or ()),
                   acronym=r.get("key_acronym"), numbers=tuple(r["key_numbers"] or ()), type=r.get("norm_type"),
-                  neighbours=frozenset(r.get("neighbours") or ()))
+                  gender=r.get("key_gender"), neighbours=frozenset(r.get("neighbours") or ()))
         others = []
         for alias in sorted(set(r.get("aliases") or ()))[:MAX_ALIASES]:
             k = name_keys(alias, r.get("norm_type"))
             if k.core != own.core:
                 others.append(cls(id=r["id"], core=k.core, tokens=k.tokens, acronym=k.acronym, numbers=k.numbers,
-                                  type=own.type, neighbours=own.neighbours))
+                                  type=own.type, gender=k.gender, neighbours=own.neighbours))
         return replace(own, aliases=tuple(others))
 
     def names(self) -> tuple["Side", ...]:
         return (self, *self.aliases)
+
+
+@dataclass(frozen=True)
+class Semantic:
+    """Embedding evidence for one pair (cosines in [-1, 1]; None when a vector is missing)."""
+
+    ego: float | None = None
+    neighbour: float | None = None
+    structural: float | None = None
+    same_chunk: bool = False
+
+    def signals(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"same_chunk": self.same_chunk}
+        for name, v in (("ego_cosine", self.ego), ("neighbour_cosine", self.neighbour),
+                        ("structural_cosine", self.structural)):
+            if v is not None:
+                out[name] = round(v, 4)
+        if self.ego is not None and self.neighbour is not None:
+            out["ego_neighbour"] = round((self.ego + self.neighbour) / 2, 4)
+        return out
 
 
 @dataclass(frozen=True)
@@ -99,7 +132,7 @@ MAX_ALIASES = 20
 
 
 def compare(a: Side, b: Side, cfg: ScoreConfig = ScoreConfig(), not_same_as: bool = False,
-            predicates_between: Sequence[str] = ()) -> PairScore:
+            predicates_between: Sequence[str] = (), semantic: Semantic | None = None) -> PairScore:
     """Score one pair of entities over all their names (see module docstring). Pure, deterministic.
 
     A merged entity is a set of names: any pair of its names with a cannot-link reason vetoes (an
@@ -107,13 +140,24 @@ def compare(a: Side, b: Side, cfg: ScoreConfig = ScoreConfig(), not_same_as: boo
     otherwise the best-scoring pair of names speaks for the entities.
     """
     if not a.aliases and not b.aliases:
-        return _compare_names(a, b, cfg, not_same_as, predicates_between)
-    results = [_compare_names(x, y, cfg, not_same_as, predicates_between) for x in a.names() for y in b.names()]
-    vetoes = [r for r in results if r.cannot_link]
-    if vetoes:
-        return vetoes[0]
-    best = max(results, key=lambda r: (r.known, r.score))
-    return best
+        best = _compare_names(a, b, cfg, not_same_as, predicates_between)
+    else:
+        results = [_compare_names(x, y, cfg, not_same_as, predicates_between) for x in a.names() for y in b.names()]
+        vetoes = [r for r in results if r.cannot_link]
+        best = vetoes[0] if vetoes else max(results, key=lambda r: (r.known, r.score))
+    return _with_semantic(best, semantic, cfg) if semantic is not None else best
+
+
+def _with_semantic(p: PairScore, sem: Semantic, cfg: ScoreConfig) -> PairScore:
+    """Record the embedding signals; an unknown pair that reads alike goes to review (never auto)."""
+    signals = {**p.signals, **sem.signals()}
+    if (p.known or p.cannot_link or sem.ego is None or sem.ego < cfg.semantic_review
+            or (sem.neighbour is not None and sem.neighbour < cfg.neighbour_floor)):
+        return replace(p, signals=signals)
+    span = cfg.auto_threshold - cfg.review_threshold
+    lift = (sem.ego - cfg.semantic_review) / max(1e-9, 1 - cfg.semantic_review)
+    score = round(min(cfg.auto_threshold - 0.01, cfg.review_threshold + 0.5 * span * lift), 4)
+    return replace(p, score=max(p.score, score), band="review", signals={**signals, "semantic_review": True})
 
 
 def _compare_names(a: Side, b: Side, cfg: ScoreConfig, not_same_as: bool,
@@ -126,6 +170,8 @@ def _compare_names(a: Side, b: Side, cfg: ScoreConfig, not_same_as: bool,
     reason = None
     if a.numbers != b.numbers and (a.numbers or b.numbers):
         reason = f"numbers differ: {' '.join(a.numbers) or '-'} vs {' '.join(b.numbers) or '-'}"
+    elif person and a.gender and b.gender and a.gender != b.gender:
+        reason = f"honorifics differ in gender: {a.gender} vs {b.gender}"
     elif person and _qualifiers(a.tokens) != _qualifiers(b.tokens):
         reason = (f"different qualifiers: {' '.join(sorted(_qualifiers(a.tokens))) or '-'} vs "
                   f"{' '.join(sorted(_qualifiers(b.tokens))) or '-'}")
@@ -248,8 +294,10 @@ def score(db: Database, run_id: str, cfg: ScoreConfig = ScoreConfig(),
     while page := db.query("score_page", run_id=run_id, limit=cfg.batch_size):
         rows = []
         for r in page:
+            sem = Semantic(ego=r["ego"], neighbour=r["neighbour"], structural=r["structural"],
+                           same_chunk=r["same_chunk"])
             s = compare(Side.from_row(r["a"]), Side.from_row(r["b"]), cfg, not_same_as=r["not_same_as"],
-                        predicates_between=r["predicates"])
+                        predicates_between=r["predicates"], semantic=sem)
             bands[s.band] += 1
             rows.append({"a": r["a"]["id"], "b": r["b"]["id"], "score": s.score, "band": s.band,
                          "signals_json": json.dumps(s.signals, sort_keys=True)})

@@ -10,6 +10,9 @@ from kgres.db import Database
 
 # Set at write time; they legitimately differ between two separate ingests of the same input.
 VOLATILE = {"decided_at", "started_at", "finished_at"}
+# Structural embeddings are caches of the current graph's shape, recomputed by every embed stage
+# (after a rollback they describe the graph of the last pass until the next embed); never compared.
+DERIVED = {"fastrp", "context_embedding", "kmeans_block"}
 
 
 def snapshot(db: Database, keep_volatile: bool = True) -> tuple[list, list]:
@@ -19,7 +22,8 @@ def snapshot(db: Database, keep_volatile: bool = True) -> tuple[list, list]:
                   "coalesce(a.id, elementId(a)) AS start, coalesce(b.id, elementId(b)) AS end")
 
     def clean(props: dict[str, Any]) -> str:
-        return json.dumps({k: v for k, v in props.items() if keep_volatile or k not in VOLATILE},
+        return json.dumps({k: v for k, v in props.items()
+                           if k not in DERIVED and (keep_volatile or k not in VOLATILE)},
                           sort_keys=True, default=str)
 
     return (sorted(json.dumps([sorted(n["labels"]), clean(n["props"])]) for n in nodes),

@@ -8,6 +8,7 @@ import pytest
 
 from kgres import ingest, merge
 from kgres.errors import KgresError
+from kgres.embed import embed
 from kgres.normalize import normalize
 from kgres.resolve import resolve
 from tests.graphs import assert_decisions_recorded, assert_one_refers_to_per_mention, snapshot, write_jsonl
@@ -98,7 +99,8 @@ def test_invariants_after_resolve(db, tmp_path):
 
 def test_rollback_restores_exactly(db, tmp_path):
     ingest.ingest(db, "jsonl", fixture(tmp_path))
-    normalize(db)  # keys are derived data a run writes; take the snapshot with them in place
+    normalize(db)  # keys and text embeddings are derived data a run writes; snapshot with them in place
+    embed(db)
     before = snapshot(db)
     stats = resolve(db)
     assert snapshot(db) != before

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kgres import ingest
+from kgres.embed import embed
 from kgres.errors import KgresError
 from kgres.normalize import normalize
 from kgres.resolve import resolve
@@ -27,6 +28,7 @@ def entity_of(db, key: str) -> str:
 def resolved(db, tmp_path):
     ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "s.jsonl", RECS))
     normalize(db)
+    embed(db)
     before = snapshot(db)
     resolve(db)
     assert entity_of(db, "s1") == entity_of(db, "s2") == entity_of(db, "s3")

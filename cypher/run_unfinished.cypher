@@ -1,0 +1,8 @@
+// run_unfinished: the most recent resolution run (not a human decision) left 'running' by an
+// interrupted `kgres resolve`.
+// Params: $strategies list<string> (the strategies `kgres resolve` runs).
+MATCH (r:ResolutionRun {status: 'running'})
+WHERE r.strategy IN $strategies
+RETURN r.id AS id, r.parent AS parent, r.config AS config, r.strategy AS strategy, r.focus AS focus
+ORDER BY r.started_at DESC, r.id DESC
+LIMIT 1

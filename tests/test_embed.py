@@ -1,0 +1,103 @@
+"""The embed stage on the real database: the bundled model, an HTTP endpoint, FastRP, staleness."""
+
+from __future__ import annotations
+
+import pytest
+
+from kgres import ingest
+from kgres.embed import EmbedConfig, embed, embed_text
+from kgres.errors import ConfigError, KgresError
+from tests.openai_server import OpenAIServer
+from tests.graphs import write_jsonl
+
+RECORDS = [
+    {"kind": "chunk", "id": "c1", "text": "Sherlock Holmes lived at Baker Street with Watson."},
+    {"kind": "mention", "id": "a", "name": "Sherlock Holmes", "type": "PERSON", "chunk_id": "c1",
+     "description": "A consulting detective."},
+    {"kind": "mention", "id": "b", "name": "Baker Street", "type": "GEO", "chunk_id": "c1"},
+    {"kind": "mention", "id": "c", "name": "Dr. Watson", "type": "PERSON", "chunk_id": "c1"},
+    {"kind": "mention", "id": "d", "name": "a violin", "type": "OBJECT", "chunk_id": "c1"},  # no relations
+    {"kind": "triple", "subject": "a", "predicate": "LIVES_AT", "object": "b"},
+    {"kind": "triple", "subject": "c", "predicate": "LIVES_AT", "object": "b"},
+]
+
+
+@pytest.fixture
+def graph(db, tmp_path):
+    ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "g.jsonl", RECORDS))
+    return db
+
+
+def vectors(db, prop: str) -> dict[str, list[float] | None]:
+    return {r["id"]: r["v"] for r in db.run(f"MATCH (e:Entity) RETURN split(e.id, ':')[-1] AS id, e.{prop} AS v")}
+
+
+def test_text_includes_type_and_description():
+    assert embed_text("Sherlock Holmes", "PERSON", "A consulting detective who plays the violin.", 10) == \
+        "Sherlock Holmes (person): A consulti"
+    assert embed_text(" Baker Street ", None, None, 200) == "Baker Street"
+
+
+def test_bundled_model_embeds_once_and_again_only_what_changed(graph):
+    first = embed(graph)
+    assert (first.entities, first.embedded, first.dimensions) == (4, 4, 384)
+    text = vectors(graph, "embedding")
+    assert all(len(v) == 384 for v in text.values())
+    assert abs(sum(x * x for x in text["a"]) - 1) < 1e-3                   # normalised
+    assert embed(graph).embedded == 0                                      # nothing changed
+    graph.run("MATCH (e:Entity {id: 'ent:jsonl:c'}) SET e.description = 'Holmes\\'s friend, a doctor.'")
+    assert embed(graph).embedded == 1
+    hits = graph.run("MATCH (e:Entity {id: 'ent:jsonl:a'}) "
+                     "CALL db.index.vector.queryNodes('entity_embedding', 1, e.embedding) YIELD node "
+                     "RETURN node.id AS k")
+    assert hits == [{"k": "ent:jsonl:a"}]                                            # indexed
+
+
+def test_fastrp_is_seeded_and_skips_isolated_entities(graph):
+    embed(graph)
+    fastrp, context = vectors(graph, "fastrp"), vectors(graph, "context_embedding")
+    assert fastrp["d"] is None and context["d"] is None                    # no neighbours: no vector
+    assert all(len(fastrp[k]) == 128 for k in "abc")
+    graph.run("MATCH (e:Entity) REMOVE e.fastrp, e.context_embedding")
+    embed(graph)
+    assert vectors(graph, "fastrp") == fastrp                              # same seed, same vectors
+    # a and c both live at b: their neighbourhoods are the same, so their context vectors are too
+    assert context["a"] == pytest.approx(context["c"])
+
+
+def test_endpoint_over_http(graph):
+    with OpenAIServer() as server:
+        cfg = EmbedConfig(endpoint=server.base_url, model="test-embedder", fastrp=False)
+        stats = embed(graph, cfg)
+        assert (stats.embedded, stats.dimensions) == (4, 384)
+        stored = vectors(graph, "embedding")["b"]
+        expected = server.vector(embed_text("Baker Street", "GEO", None, 200))
+        norm = sum(x * x for x in expected) ** 0.5
+        assert stored == pytest.approx([x / norm for x in expected], abs=1e-6)
+        assert all(r["body"]["model"] == "test-embedder" for r in server.requests)
+        server.fail_next(429, '{"error": {"message": "slow down"}}', {"Retry-After": "0"})
+        graph.run("MATCH (e:Entity {id: 'ent:jsonl:b'}) SET e.description = 'A street in London.'")
+        assert embed(graph, cfg).embedded == 1                             # retried after the 429
+
+
+def test_endpoint_failures_are_named_and_write_nothing(graph):
+    with OpenAIServer() as server:
+        cfg = EmbedConfig(endpoint=server.base_url, model="m", fastrp=False)
+        server.fail_next(500, "not json at all", times=10)
+        with pytest.raises(KgresError, match="embeddings endpoint .* failed"):
+            embed(graph, cfg)
+        url = server.base_url
+    with pytest.raises(KgresError, match="embeddings endpoint"):           # server gone
+        embed(graph, EmbedConfig(endpoint=url, model="m", fastrp=False, timeout_s=2))
+    assert all(v is None for v in vectors(graph, "embedding").values())
+
+
+def test_unknown_model_is_a_config_error(graph):
+    with pytest.raises(ConfigError, match="cannot load embedding model 'no-such-model-anywhere' offline"):
+        embed(graph, EmbedConfig(model="no-such-model-anywhere"))
+
+
+def test_dimension_mismatch_with_the_index_is_a_config_error(graph):
+    with OpenAIServer(dimensions=16) as server:
+        with pytest.raises(ConfigError, match="16-dimensional vectors but the entity_embedding index has 384"):
+            embed(graph, EmbedConfig(endpoint=server.base_url, model="small"))
