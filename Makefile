@@ -9,15 +9,21 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-java test-python install venv plugin bench clean
+.PHONY: demo test test-java test-python install browser venv plugin bench clean
 
 demo: venv
 	$(BIN)/kgres demo
 
-test: install test-java test-python
+test: install browser test-java test-python
 
 install: venv
 	$(BIN)/kgres neo4j install
+
+# Headless Chromium renders the HTML report in tests (Debian's package; root or sudo needed once).
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends chromium; }
 
 test-java:
 	mvn -B -ntp -f procedures/pom.xml verify

@@ -3,4 +3,6 @@
 UNWIND $ids AS id
 MATCH (e:Entity {id: id})
 RETURN e {.id, .name, .aliases, .key_core, .key_tokens, .key_acronym, .key_numbers, .key_gender, .norm_type, .mention_count,
-          neighbours: [(e)-[:RELATED]-(n:Entity) WHERE NOT n.id IN $ids | n.id]} AS e
+          neighbours: [(e)-[:RELATED]-(n:Entity) WHERE NOT n.id IN $ids | n.id],
+          typed_neighbours: [(e)-[:RELATED]-(n:Entity) WHERE NOT n.id IN $ids |
+                             coalesce(n.norm_type, '') + '|' + coalesce(n.key_core, '')]} AS e

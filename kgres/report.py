@@ -1,15 +1,21 @@
-"""``report`` (first part): connected components of the mention layer and the entity layer, in GDS."""
+"""``kgres report``: how fragmented the graph is, what resolution did, and where it may be wrong.
+
+Everything is computed in the database (GDS WCC, Cypher); Python only buckets and formats. The HTML
+form (:mod:`kgres.report_html`) is one self-contained file with inline SVG plots.
+"""
 
 from __future__ import annotations
 
+import json
 import uuid
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
 from kgres.db import Database
 
 Layer = Literal["mentions", "entities"]
+SIZE_BUCKETS = ("1", "2", "3-4", "5-8", "9-16", "17-64", "65-256", "257+")
 
 
 class Components(BaseModel):
@@ -19,6 +25,7 @@ class Components(BaseModel):
     components: int
     largest: int
     largest_share: float
+    size_distribution: dict[str, int] = {}  # components per size bucket (SIZE_BUCKETS)
 
 
 def components(db: Database, layer: Layer) -> Components:
@@ -26,11 +33,71 @@ def components(db: Database, layer: Layer) -> Components:
     graph = f"kgres_wcc_{uuid.uuid4().hex[:8]}"
     projected = db.query(f"components_project_{layer}", graph=graph)[0]
     try:
-        wcc = db.query("components_wcc", graph=graph)[0]
+        sizes = {r["size"]: r["components"] for r in db.query("components_sizes", graph=graph)}
     finally:
         db.query("components_drop", graph=graph)
-    nodes = wcc["nodes"] or 0
+    nodes = sum(s * n for s, n in sizes.items())
+    largest = max(sizes, default=0)
+    dist = dict.fromkeys(SIZE_BUCKETS, 0)
+    for size, n in sizes.items():
+        dist[_bucket(size)] += n
     # Undirected projections store each relationship in both directions.
     return Components(layer=layer, nodes=nodes, relations=projected["relationships"] // 2,
-                      components=wcc["components"], largest=wcc["largest"] or 0,
-                      largest_share=round((wcc["largest"] or 0) / nodes, 4) if nodes else 0.0)
+                      components=sum(sizes.values()), largest=largest,
+                      largest_share=round(largest / nodes, 4) if nodes else 0.0, size_distribution=dist)
+
+
+def _bucket(size: int) -> str:
+    for label in SIZE_BUCKETS:
+        lo, _, hi = label.rstrip("+").partition("-")
+        if label.endswith("+") and size >= int(lo):
+            return label
+        if int(lo) <= size <= int(hi or lo):
+            return label
+    return SIZE_BUCKETS[-1]
+
+
+class Report(BaseModel):
+    counts: dict[str, int]
+    entity_reduction: float       # 1 - entities / mentions
+    relation_reduction: float     # 1 - RELATED edges / raw triples
+    before: Components
+    after: Components
+    runs: list[dict[str, Any]]
+    near_duplicates: list[dict[str, Any]]
+    multi_type_names: list[dict[str, Any]]
+    variant_suspects: list[dict[str, Any]]
+    self_loops: list[dict[str, Any]]
+    weak_groups: list[dict[str, Any]]
+    score_histogram: dict[str, list[int]]  # band -> pairs per 0.05 score bucket, latest run
+    score_run: str | None
+
+
+def report(db: Database, limit: int = 20) -> Report:
+    """Build the whole report (see module docstring); ``limit`` bounds every list."""
+    counts = db.query("report_counts")[0]
+    runs = [_run(r) for r in db.query("report_runs", limit=limit)]
+    latest = next((r["id"] for r in runs if r["strategy"] not in ("human", None)), None)
+    hist: dict[str, list[int]] = {}
+    if latest:
+        for r in db.query("report_scores", run_id=latest):
+            hist.setdefault(r["band"], [0] * 20)[r["bucket"]] += r["pairs"]
+    mentions, triples = counts["mentions"], counts["triples"]
+    return Report(
+        counts=counts,
+        entity_reduction=round(1 - counts["entities"] / mentions, 4) if mentions else 0.0,
+        relation_reduction=round(1 - counts["relations"] / triples, 4) if triples else 0.0,
+        before=components(db, "mentions"), after=components(db, "entities"), runs=runs,
+        near_duplicates=db.query("report_near_duplicates", limit=limit),
+        multi_type_names=db.query("report_multi_type", limit=limit),
+        variant_suspects=db.query("report_variant_suspects", limit=limit, min_chars=400),
+        self_loops=db.query("report_self_loops", limit=limit),
+        weak_groups=db.query("report_weak_groups", limit=limit),
+        score_histogram=hist, score_run=latest)
+
+
+def _run(r: dict[str, Any]) -> dict[str, Any]:
+    stats = json.loads(r["stats"]) if r.get("stats") else {}
+    keep = ("entities_before", "entities_after", "merged_entities", "synonym_links", "candidate_pairs", "passes")
+    return {"id": r["id"], "strategy": r["strategy"], "status": r["status"], "started_at": r["started_at"],
+            **{k: stats[k] for k in keep if k in stats}}

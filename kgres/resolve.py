@@ -228,8 +228,8 @@ def cluster(db: Database, run_id: str, cfg: ResolveConfig) -> tuple[list[Group],
     """
     edges = [(r["a"], r["b"], r["score"]) for r in db.stream("cluster_auto_pairs", run_id=run_id)]
     groups, oversized = [], 0
-    for component in _components(edges):
-        pieces = _split(component, edges, cfg.score.auto_threshold, cfg.cluster.max_component)
+    for component in edge_components(edges):
+        pieces = split_component(component, edges, cfg.score.auto_threshold, cfg.cluster.max_component)
         oversized += len(pieces) > 1
         for piece in pieces:
             if len(piece) > 1:
@@ -237,14 +237,14 @@ def cluster(db: Database, run_id: str, cfg: ResolveConfig) -> tuple[list[Group],
     return groups, oversized
 
 
-def _components(edges: list[tuple[str, str, float]]) -> list[list[str]]:
+def edge_components(edges: list[tuple[str, str, float]]) -> list[list[str]]:
     uf = UnionFind()
     for a, b, _ in edges:
         uf.union(a, b)
     return uf.components()
 
 
-def _split(component: list[str], edges: list[tuple[str, str, float]], bar: float, limit: int) -> list[list[str]]:
+def split_component(component: list[str], edges: list[tuple[str, str, float]], bar: float, limit: int) -> list[list[str]]:
     """Pieces of ``component`` of at most ``limit`` members, cutting its weakest auto edges first."""
     if len(component) <= limit:
         return [component]
@@ -253,10 +253,10 @@ def _split(component: list[str], edges: list[tuple[str, str, float]], bar: float
     if not stronger:  # all edges equally strong: nothing principled to cut; leave it unmerged
         return [[x] for x in component]
     kept = [(a, b, s) for a, b, s in edges if a in inside and b in inside and s >= stronger[0]]
-    pieces = _components(kept)
+    pieces = edge_components(kept)
     covered = {x for p in pieces for x in p}
     pieces += [[x] for x in component if x not in covered]
-    return [q for p in pieces for q in _split(p, kept, stronger[0], limit)]
+    return [q for p in pieces for q in split_component(p, kept, stronger[0], limit)]
 
 
 def _component_groups(db: Database, ids: list[str], cfg: ResolveConfig) -> list[Group]:
@@ -273,8 +273,17 @@ def _component_groups(db: Database, ids: list[str], cfg: ResolveConfig) -> list[
                                  predicates_between=related.get(key, ()))
         return cache[key]
 
+    mentions = {i: r.get("mention_count") or 1 for i, r in rows.items()}
+    names = {i: r.get("name") or "" for i, r in rows.items()}
+    return groups_of(sides, raw, mentions, names, cfg.score.auto_threshold, cfg.score.review_threshold,
+                     cfg.cluster.cohesion)
+
+
+def groups_of(sides: dict[str, Side], raw: Callable[[str, str], PairScore], mentions: dict[str, int],
+              names: dict[str, str], auto: float, review: float, cohesion: float) -> list[Group]:
+    """Cohesive groups of one component, given how any two of its members compare (``raw``)."""
     ambiguous = ambiguous_surnames(sides, raw)
-    review_mid = round((cfg.score.auto_threshold + cfg.score.review_threshold) / 2, 4)
+    review_mid = round((auto + review) / 2, 4)
 
     def pair(x: str, y: str) -> PairScore:
         p = raw(x, y)
@@ -286,10 +295,8 @@ def _component_groups(db: Database, ids: list[str], cfg: ResolveConfig) -> list[
                            signals={**p.signals, "ambiguous_surname": a.core})
         return p
 
-    mentions = {i: r.get("mention_count") or 1 for i, r in rows.items()}
-    names = {i: r.get("name") or "" for i, r in rows.items()}
     cores = {i: s.core for i, s in sides.items()}
-    parts = cohesive_groups(list(rows), pair, mentions, cfg.score.auto_threshold, cfg.cluster.cohesion)
+    parts = cohesive_groups(list(sides), pair, mentions, auto, cohesion)
     return [describe(p, pair, mentions, names, cores) for p in parts if len(p) > 1]
 
 

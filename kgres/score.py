@@ -17,7 +17,8 @@ Name signals: same core key (1.0); acronym of the other (0.92); for persons, one
 contained in the other's ("Holmes" in "Sherlock Holmes") or matching initials ("J. Watson") (0.88);
 otherwise a fuzzy blend of token-set ratio and Jaro-Winkler (rapidfuzz), which reaches the auto band
 only for typo variants (same words, each equal or misspelt) and is capped at review for word subsets
-and different words. Shared neighbours add up to 0.1. A pair whose names share nothing (no word, no
+and different words. Shared neighbours add up to 0.1 (Jaccard over neighbour ids, or over their
+type and name key, whichever is higher: duplicates' neighbours are often duplicates themselves). A pair whose names share nothing (no word, no
 acronym, no close spelling) is *unknown*: the name tells nothing either way, so clustering neither
 links through it nor counts it against a group.
 
@@ -80,19 +81,22 @@ class Side:
     type: str | None
     gender: str | None = None
     neighbours: frozenset[str] = frozenset()
+    typed_neighbours: frozenset[str] = frozenset()  # "TYPE|name key" of each neighbour
     aliases: tuple["Side", ...] = ()  # the other names a merged entity already carries
 
     @classmethod
     def from_row(cls, r: dict[str, Any]) -> "Side":
         own = cls(id=r["id"], core=r["key_core"] or "", tokens=tuple(r["key_tokens"] or ()),
                   acronym=r.get("key_acronym"), numbers=tuple(r["key_numbers"] or ()), type=r.get("norm_type"),
-                  gender=r.get("key_gender"), neighbours=frozenset(r.get("neighbours") or ()))
+                  gender=r.get("key_gender"), neighbours=frozenset(r.get("neighbours") or ()),
+                  typed_neighbours=frozenset(r.get("typed_neighbours") or ()))
         others = []
         for alias in sorted(set(r.get("aliases") or ()))[:MAX_ALIASES]:
             k = name_keys(alias, r.get("norm_type"))
             if k.core != own.core:
                 others.append(cls(id=r["id"], core=k.core, tokens=k.tokens, acronym=k.acronym, numbers=k.numbers,
-                                  type=own.type, gender=k.gender, neighbours=own.neighbours))
+                                  type=own.type, gender=k.gender, neighbours=own.neighbours,
+                                  typed_neighbours=own.typed_neighbours))
         return replace(own, aliases=tuple(others))
 
     def names(self) -> tuple["Side", ...]:
@@ -187,17 +191,26 @@ def _compare_names(a: Side, b: Side, cfg: ScoreConfig, not_same_as: bool,
         others = sorted({p for p in predicates_between if _pred(p) not in SYNONYM_PREDICATES})
         if others:
             reason = f"related by {', '.join(others)}: merging would create a self-loop"
-    union = a.neighbours | b.neighbours
-    jacc = len(a.neighbours & b.neighbours) / len(union) if union else 0.0
-    signals["neighbour_jaccard"] = round(jacc, 4)
+    signals["neighbour_jaccard"] = round(_jaccard(a.neighbours, b.neighbours), 4)
+    signals["typed_neighbour_jaccard"] = round(_jaccard(a.typed_neighbours, b.typed_neighbours), 4)
+    jacc = max(signals["neighbour_jaccard"], signals["typed_neighbour_jaccard"])
     signals["type"] = "same" if a.type == b.type else ("unknown" if not (a.type and b.type) else "different")
     known = how != "disjoint"
     score = 0.0 if reason else min(1.0, name + (0.1 * jacc if name >= cfg.review_threshold else 0.0))
+    if not known and not reason:
+        # Names that share nothing never reach auto, whatever the context adds: neighbours say where
+        # to look ("lunch" / "lunchtimes" share all of theirs), not that two things are one.
+        score = min(score, round(cfg.auto_threshold - 0.01, 4))
     if reason:
         signals["cannot_link"] = reason
     band: Band = "auto" if score >= cfg.auto_threshold else "review" if score >= cfg.review_threshold else "reject"
     return PairScore(score=round(score, 4), band=band, known=known or reason is not None, cannot_link=reason,
                      signals=signals)
+
+
+def _jaccard(x: frozenset[str], y: frozenset[str]) -> float:
+    union = x | y
+    return len(x & y) / len(union) if union else 0.0
 
 
 def _pred(p: str) -> str:

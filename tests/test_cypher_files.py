@@ -29,7 +29,8 @@ def test_schema_statements_are_all_idempotent():
 DYNAMIC = {
     'f"ingest_{kind}"': [f"ingest_{k}" for k in ("documents", "chunks", "mentions", "triples")],
     'f"status_plugin_version_{name}"': [f"status_plugin_version_{p}" for p in ("apoc", "gds", "kgres")],
-    'f"block_{strategy}"': ["block_exact", "block_acronym", "block_lexical"],
+    'f"block_{strategy}"': ["block_exact", "block_acronym", "block_lexical", "block_semantic", "block_kmeans"],
+    'f"eval_path_step_{layer}"': ["eval_path_step_mentions", "eval_path_step_entities"],
     'f"components_project_{layer}"': ["components_project_mentions", "components_project_entities"],
 }
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.metrics import pairwise
+from kgres.metrics import pairwise
 from kgres import export, ingest, merge
 from kgres.resolve import ResolveConfig, resolve
 from tests.graphs import assert_decisions_recorded, assert_one_refers_to_per_mention, write_jsonl

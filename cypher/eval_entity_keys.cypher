@@ -1,0 +1,6 @@
+// eval_entity_keys: name keys of entities as they were compared in a run, current or retired since.
+// Params: $ids list<string>.
+UNWIND $ids AS id
+MATCH (e {id: id})
+WHERE e:Entity OR e:RetiredEntity
+RETURN e {.id, .name, .key_core, .key_tokens, .key_acronym, .key_numbers, .key_gender, .norm_type} AS e
