@@ -5,7 +5,9 @@ from __future__ import annotations
 import contextlib
 import os
 import resource
+import signal
 import socket
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -36,6 +38,8 @@ def bench_database(heap: str = "2g", pagecache: str = "1g") -> Iterator[Database
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
         server = ManagedServer(Path(tmp), ServerSettings(bolt_port=port, heap=heap, pagecache=pagecache))
+        # A killed benchmark must still stop its server: turn SIGTERM into SystemExit so `finally` runs.
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
         server.start(rt)
         try:
             with Database(Target(server.uri, USER, server.password(), "neo4j", managed=True)) as db:

@@ -10,7 +10,13 @@ CALL (e) {
   WHERE node <> e AND node:Entity
   RETURN node AS o ORDER BY score DESC, o.id LIMIT $k
 }
-WITH CASE WHEN e.id < o.id THEN e ELSE o END AS a, CASE WHEN e.id < o.id THEN o ELSE e END AS b
-MERGE (a)-[c:CANDIDATE {run_id: $run_id}]->(b)
-ON CREATE SET c.methods = []
-SET c.methods = CASE WHEN 'lexical' IN c.methods THEN c.methods ELSE c.methods + 'lexical' END
+WITH DISTINCT CASE WHEN e.id < o.id THEN e ELSE o END AS a, CASE WHEN e.id < o.id THEN o ELSE e END AS b
+CALL (a, b) {
+  // One edge per pair and run. Not MERGE, nor a MATCH on run_id: the planner may seek the run_id
+  // index for every row (quadratic as the run's edges grow); a pattern comprehension expands
+  // between the two bound nodes only.
+  WITH a, b, [o IN [(a)-[old:CANDIDATE]->(b) | old] WHERE o.run_id = $run_id] AS olds
+  FOREACH (_ IN CASE WHEN size(olds) = 0 THEN [1] ELSE [] END |
+    CREATE (a)-[:CANDIDATE {run_id: $run_id, methods: ['lexical']}]->(b))
+  FOREACH (old IN [o IN olds WHERE NOT 'lexical' IN o.methods] | SET old.methods = old.methods + 'lexical')
+}

@@ -1,8 +1,11 @@
-// cluster_members: keys and context of the Entities in $ids, for kgres.score.compare.
-// Params: $ids list<string>.
-UNWIND $ids AS id
+// cluster_members: keys and context of the Entities of several components, for kgres.score.compare.
+// Neighbours exclude the entity's own component (members are compared with each other, not with
+// their shared context twice).
+// Params: $pieces list<list<string>> (one id list per component).
+UNWIND $pieces AS piece
+UNWIND piece AS id
 MATCH (e:Entity {id: id})
 RETURN e {.id, .name, .aliases, .key_core, .key_tokens, .key_acronym, .key_numbers, .key_gender, .norm_type, .mention_count,
-          neighbours: [(e)-[:RELATED]-(n:Entity) WHERE NOT n.id IN $ids | n.id],
-          typed_neighbours: [(e)-[:RELATED]-(n:Entity) WHERE NOT n.id IN $ids |
+          neighbours: [(e)-[:RELATED]-(n:Entity) WHERE NOT n.id IN piece | n.id],
+          typed_neighbours: [(e)-[:RELATED]-(n:Entity) WHERE NOT n.id IN piece |
                              coalesce(n.norm_type, '') + '|' + coalesce(n.key_core, '')]} AS e

@@ -10,6 +10,7 @@
 //                   key_core, key_tokens, key_acronym, key_numbers, key_gender, norm_type, search_key, key_stamp,
 //                   embedding, embedding_key, fastrp, context_embedding, kmeans_block})
 //         (:IngestRun {id, source_system, format, path, input_hash, started_at, finished_at, status, stats_json})
+//         (:LLMAnswer {key, model, prompt_version, answer, tokens, created_at})   cached LLM answers
 //         (:ResolutionRun {id, started_at, finished_at, config, strategy, kgres_version, stats, status,
 //                          parent, focus})
 // Edges:  (:Mention)-[:RELATES {id, predicate, description, weight, chunk_ids, source_system,
@@ -29,6 +30,7 @@ CREATE CONSTRAINT mention_id IF NOT EXISTS FOR (m:Mention) REQUIRE m.id IS UNIQU
 CREATE CONSTRAINT entity_id IF NOT EXISTS FOR (e:Entity) REQUIRE e.id IS UNIQUE;
 CREATE CONSTRAINT ingest_run_id IF NOT EXISTS FOR (r:IngestRun) REQUIRE r.id IS UNIQUE;
 CREATE CONSTRAINT resolution_run_id IF NOT EXISTS FOR (r:ResolutionRun) REQUIRE r.id IS UNIQUE;
+CREATE CONSTRAINT llm_answer_key IF NOT EXISTS FOR (a:LLMAnswer) REQUIRE a.key IS UNIQUE;
 CREATE CONSTRAINT relates_id IF NOT EXISTS FOR ()-[r:RELATES]-() REQUIRE r.id IS UNIQUE;
 CREATE INDEX mention_norm_name IF NOT EXISTS FOR (m:Mention) ON (m.norm_name);
 CREATE INDEX mention_source_key IF NOT EXISTS FOR (m:Mention) ON (m.source_system, m.source_key);

@@ -74,6 +74,7 @@ class Settings(BaseSettings):
     ingest: IngestSettings = IngestSettings()
     schema_: SchemaSettings = Field(SchemaSettings(), alias="schema")
     resolve: dict[str, Any] = {}  # validated by kgres.resolve.ResolveConfig when a run starts
+    llm: dict[str, Any] = {}      # validated by kgres.llm.LLMSettings when an LLM stage starts
 
     @field_validator("home")
     @classmethod

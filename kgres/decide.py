@@ -62,8 +62,9 @@ def find_entity(db: Database, q: str) -> dict[str, Any]:
 
 
 def decide(db: Database, decision: Literal["accept", "reject"], a: str, b: str, reason: str = "",
-           decided_by: str | None = None) -> Decision:
-    """Record a human decision on two entities (ids or unique names)."""
+           decided_by: str | None = None, method: str = "human", confidence: float = 1.0) -> Decision:
+    """Record a decision on two entities (ids or unique names): a person's by default, or the LLM
+    judge's (``method="llm"``, with its confidence)."""
     who = decided_by or f"human:{getpass.getuser()}"
     ea, eb = find_entity(db, a), find_entity(db, b)
     if ea["id"] == eb["id"]:
@@ -76,12 +77,12 @@ def decide(db: Database, decision: Literal["accept", "reject"], a: str, b: str, 
         raise KgresError(f"{ea['id']} and {eb['id']} were recorded as NOT_SAME_AS; remove that decision first")
     run_id = f"decision-{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:6]}"
     db.write("run_start", run_id=run_id, config=json.dumps({"decision": "accept", "reason": reason}), focus=None,
-             kgres_version=__version__, strategy="human", parent=None)
+             kgres_version=__version__, strategy=method, parent=None)
     keep, other = sorted([ea, eb], key=lambda e: (-(e["mention_count"] or 1), -len(e["key_core"] or ""), e["id"]))
-    evidence = {"linked_to": keep["id"], "score": 1.0, "rule": "human", "reason": reason}
-    group = Group(members=(keep["id"], other["id"]), canonical=keep["id"], confidence=1.0,
+    evidence = {"linked_to": keep["id"], "score": confidence, "rule": method, "reason": reason}
+    group = Group(members=(keep["id"], other["id"]), canonical=keep["id"], confidence=confidence,
                   evidence={keep["id"]: evidence, other["id"]: evidence})
     db.query("decide_mark_accepted", a=ea["id"], b=eb["id"])
-    apply_groups(db, [group], run_id, method="human", decided_by=who)
+    apply_groups(db, [group], run_id, method=method, decided_by=who)
     db.write("run_finish", run_id=run_id, stats=json.dumps({"merged_entities": 1}))
     return Decision(decision="accept", a=keep["id"], b=other["id"], decided_by=who, run_id=run_id)

@@ -30,6 +30,7 @@ from kgres.cluster import UnionFind
 from kgres.db import Database
 from kgres.errors import InputError, KgresError
 from kgres.normalize import norm_type
+from kgres.resolve import edge_components, groups_of, split_component
 from kgres.score import PairScore, ScoreConfig, Side, compare
 
 THRESHOLDS = tuple(round(0.6 + 0.02 * i, 2) for i in range(21))
@@ -239,8 +240,6 @@ def _recluster(db: Database, stored: dict, mentions: Counter, t: float, cohesion
     alone (the vetoes: given names, numbers, gender...), as ``cluster`` does. The cohesion bar
     follows the threshold down (a group of 0.7 links cannot average 0.8).
     """
-    from kgres.resolve import edge_components, groups_of, split_component
-
     review = min(0.6, round(t - 0.01, 2))
     cfg = ScoreConfig(auto_threshold=t, review_threshold=review)
     edges = [(a, b, s) for (a, b), (s, veto, _) in stored.items() if s >= t and not veto]

@@ -169,17 +169,18 @@ def _stamp(name: str, type_: str | None, strip_legal: bool) -> str:
     return f"{name}|{type_ if type_ is not None else ''}|{int(strip_legal)}{KEY_VERSION}"
 
 
-KEY_VERSION = "v5"
+KEY_VERSION = "v6"
 
 
 def _search(tokens: tuple[str, ...]) -> str:
-    """Full-text query for blocking: every word of 3+ letters must match (typo-tolerant from 5), so
+    """Full-text query for blocking: every word of 3+ letters must match (typo-tolerant from 6, as
+    score's typo rule: shorter near-spellings are different words, "cain"/"chain"), so
     a name finds longer names containing it ("holmes" finds "Sherlock Holmes") but not every entity
     sharing one common word; initials, short words and legal suffixes only rank ("j smith" finds
     "John Smith", "acme corp" finds "ACME Corporation").
     Pairs are symmetric, so the shorter side's query is enough."""
     def term(t: str) -> str:
-        return f"{_lucene(t)}~1" if len(t) >= 5 else _lucene(t)
+        return f"{_lucene(t)}~1" if len(t) >= 6 else _lucene(t)
 
     def must(t: str) -> bool:  # legal suffixes are abbreviated too often to require ("Corp."/"Corporation")
         return len(t) >= 3 and t not in LEGAL_SUFFIXES

@@ -71,13 +71,15 @@ class Report(BaseModel):
     weak_groups: list[dict[str, Any]]
     score_histogram: dict[str, list[int]]  # band -> pairs per 0.05 score bucket, latest run
     score_run: str | None
+    reflection_histogram: list[int] = []   # reflected triples per 0.1 score bucket
+    filtered_triples: list[dict[str, Any]] = []
 
 
 def report(db: Database, limit: int = 20) -> Report:
     """Build the whole report (see module docstring); ``limit`` bounds every list."""
     counts = db.query("report_counts")[0]
     runs = [_run(r) for r in db.query("report_runs", limit=limit)]
-    latest = next((r["id"] for r in runs if r["strategy"] not in ("human", None)), None)
+    latest = next((r["id"] for r in runs if r["strategy"] not in ("human", "llm", None)), None)
     hist: dict[str, list[int]] = {}
     if latest:
         for r in db.query("report_scores", run_id=latest):
@@ -93,7 +95,15 @@ def report(db: Database, limit: int = 20) -> Report:
         variant_suspects=db.query("report_variant_suspects", limit=limit, min_chars=400),
         self_loops=db.query("report_self_loops", limit=limit),
         weak_groups=db.query("report_weak_groups", limit=limit),
-        score_histogram=hist, score_run=latest)
+        score_histogram=hist, score_run=latest, reflection_histogram=_reflection(db),
+        filtered_triples=db.query("report_filtered", limit=limit))
+
+
+def _reflection(db: Database) -> list[int]:
+    out = [0] * 10
+    for r in db.query("report_reflection"):
+        out[r["bucket"]] += r["triples"]
+    return out if any(out) else []
 
 
 def _run(r: dict[str, Any]) -> dict[str, Any]:

@@ -29,6 +29,12 @@ def render(r: Report, sweep: list[SweepPoint] | None = None, window: tuple[float
                         {b: r.score_histogram[b] for b in bands}, [COLOURS[b] for b in bands], stacked=True)]
     if sweep:
         parts += ["<h2>Threshold sweep against gold</h2>", _sweep(sweep, window)]
+    if r.reflection_histogram:
+        parts += ["<h2>Triple reflection</h2>",
+                  _bars("plot-reflection", "Reflected triples per score", [f"{i / 10:.1f}" for i in range(10)],
+                        {"triples": r.reflection_histogram}, [COLOURS["after"]]),
+                  _table("Filtered triples (kept, unused)", r.filtered_triples,
+                         ("subject", "predicate", "object", "score", "analysis"))]
     parts += [_table("Resolution runs", r.runs),
               _table("Near-duplicates still separate", r.near_duplicates, ("a", "b", "score", "bands")),
               _table("One name, several types", r.multi_type_names, ("key", "types", "entities", "names")),

@@ -227,14 +227,35 @@ def cluster(db: Database, run_id: str, cfg: ResolveConfig) -> tuple[list[Group],
     number of components split that way is returned with the groups.
     """
     edges = [(r["a"], r["b"], r["score"]) for r in db.stream("cluster_auto_pairs", run_id=run_id)]
-    groups, oversized = [], 0
+    pieces, oversized = [], 0
     for component in edge_components(edges):
-        pieces = split_component(component, edges, cfg.score.auto_threshold, cfg.cluster.max_component)
-        oversized += len(pieces) > 1
-        for piece in pieces:
-            if len(piece) > 1:
-                groups += _component_groups(db, piece, cfg)
+        split = split_component(component, edges, cfg.score.auto_threshold, cfg.cluster.max_component)
+        oversized += len(split) > 1
+        pieces += [p for p in split if len(p) > 1]
+    groups: list[Group] = []
+    for batch in _batches(pieces, CLUSTER_BATCH_IDS):  # three queries per batch, not per component
+        ids = [i for p in batch for i in p]
+        rows = {r["e"]["id"]: r["e"] for r in db.query("cluster_members", pieces=batch)}
+        forbidden = {(r["a"], r["b"]) for r in db.query("cluster_not_same_as", ids=ids)}
+        related = {(r["a"], r["b"]): r["predicates"] for r in db.query("cluster_relations", ids=ids)}
+        for piece in batch:
+            groups += _component_groups({i: rows[i] for i in piece if i in rows}, forbidden, related, cfg)
     return groups, oversized
+
+
+CLUSTER_BATCH_IDS = 2000
+
+
+def _batches(pieces: list[list[str]], max_ids: int) -> list[list[list[str]]]:
+    out: list[list[list[str]]] = [[]]
+    size = 0
+    for p in pieces:
+        if out[-1] and size + len(p) > max_ids:
+            out.append([])
+            size = 0
+        out[-1].append(p)
+        size += len(p)
+    return [b for b in out if b]
 
 
 def edge_components(edges: list[tuple[str, str, float]]) -> list[list[str]]:
@@ -259,11 +280,9 @@ def split_component(component: list[str], edges: list[tuple[str, str, float]], b
     return [q for p in pieces for q in split_component(p, kept, stronger[0], limit)]
 
 
-def _component_groups(db: Database, ids: list[str], cfg: ResolveConfig) -> list[Group]:
-    rows = {r["e"]["id"]: r["e"] for r in db.query("cluster_members", ids=ids)}
+def _component_groups(rows: dict[str, dict], forbidden: set[tuple[str, str]],
+                      related: dict[tuple[str, str], list[str]], cfg: ResolveConfig) -> list[Group]:
     sides = {i: Side.from_row(r) for i, r in rows.items()}
-    forbidden = {(r["a"], r["b"]) for r in db.query("cluster_not_same_as", ids=ids)}
-    related = {(r["a"], r["b"]): r["predicates"] for r in db.query("cluster_relations", ids=ids)}
     cache: dict[tuple[str, str], PairScore] = {}
 
     def raw(x: str, y: str) -> PairScore:

@@ -1,9 +1,12 @@
 """A local OpenAI-compatible HTTP server for tests: real sockets, scripted answers.
 
 ``/v1/embeddings`` answers with deterministic vectors derived from each input text (same text, same
-vector), of ``dimensions`` floats. ``fail_next(status, body, headers)`` makes the next requests
-fail as scripted (a 429 with ``Retry-After``, a 500, malformed JSON). Every request is recorded in
-``requests`` so tests can check what was asked, and how often.
+vector), of ``dimensions`` floats. ``/v1/chat/completions`` answers with ``chat(body)`` (a function
+the test sets; it returns the message content, or a dict for the whole message). ``fail_next(status,
+body, headers)`` makes the next requests fail as scripted (a 429 with ``Retry-After``, a 500,
+malformed JSON); ``delay`` seconds are slept before answering (a timeout). With
+``reject_json_schema`` the server refuses the JSON-schema response format, as some servers do.
+Every request is recorded in ``requests`` so tests can check what was asked, and how often.
 """
 
 from __future__ import annotations
@@ -20,6 +23,9 @@ class OpenAIServer:
         self.dimensions = dimensions
         self.requests: list[dict[str, Any]] = []
         self._failures: list[tuple[int, str, dict[str, str]]] = []
+        self.chat: Any = lambda body: '{"decision": "unsure", "confidence": 0.5, "evidence": []}'
+        self.delay = 0.0
+        self.reject_json_schema = False
         self._lock = threading.Lock()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
@@ -59,7 +65,26 @@ class OpenAIServer:
             data = [{"object": "embedding", "index": i, "embedding": self.vector(t)} for i, t in enumerate(texts)]
             return 200, json.dumps({"object": "list", "data": data, "model": body.get("model"),
                                     "usage": {"prompt_tokens": len(texts), "total_tokens": len(texts)}}), {}
+        if path.endswith("/chat/completions"):
+            if self.reject_json_schema and body.get("response_format", {}).get("type") == "json_schema":
+                return 400, json.dumps({"error": {"message": "response_format json_schema not supported"}}), {}
+            if self.delay:
+                import time
+                time.sleep(self.delay)
+            out = self.chat(body)
+            message = out if isinstance(out, dict) else {"role": "assistant", "content": out}
+            return 200, json.dumps({"id": "chat-1", "object": "chat.completion", "created": 0, "model": body.get("model"),
+                                    "choices": [{"index": 0, "message": {"role": "assistant", **message},
+                                                 "finish_reason": "stop"}],
+                                    "usage": self._usage(body, message)}), {}
         return 404, json.dumps({"error": {"message": f"no route {path}"}}), {}
+
+    @staticmethod
+    def _usage(body: dict[str, Any], message: dict[str, Any]) -> dict[str, int]:
+        """Token counts estimated as characters / 4 (at least 1), like a tokenizer would roughly give."""
+        prompt = max(1, sum(len(m.get("content") or "") for m in body.get("messages", [])) // 4)
+        completion = max(1, len(message.get("content") or "") // 4)
+        return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         server = self

@@ -48,3 +48,29 @@ def test_every_referenced_query_exists():
 def test_unknown_query_is_a_clear_error():
     with pytest.raises(UnknownQuery, match="no Cypher query named 'nope'"):
         cypher.load("nope")
+
+
+# Writers that add one edge per pair and run. A relationship index seek on run_id inside them is
+# executed once per row and returns every edge of the run so far: quadratic (a 2,000-entity page
+# took minutes instead of a second). They must expand between the two bound nodes instead.
+PER_ROW_WRITERS = {
+    "block_exact": {}, "block_acronym": {}, "block_lexical": {}, "block_semantic": {}, "block_kmeans": {},
+    "block_structural": {"graph": "g", "cutoff": 0.5, "focus": None},
+    "baseline_cosine_links": {"decided_by": "x"},
+    "same_as_groups": {"groups": [], "method": "m", "decided_by": "x"},
+}
+
+
+def test_pair_writers_never_seek_the_run_index_per_row(db):
+    def operators(plan) -> list[str]:
+        out = [plan["operatorType"].split("@")[0]]
+        for child in plan.get("children", []):
+            out += operators(child)
+        return out
+
+    for name, extra in PER_ROW_WRITERS.items():
+        params = {"ids": ["x"], "k": 20, "run_id": "r", "min_cosine": 0.8, **extra}
+        with db._driver.session() as s:
+            plan = s.run("EXPLAIN " + cypher.load(name), params).consume().plan
+        ops = operators(plan)
+        assert not any("RelationshipIndexSeek" in o for o in ops), (name, ops)

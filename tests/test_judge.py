@@ -1,0 +1,144 @@
+"""The LLM judge over real HTTP against a local OpenAI-compatible server with scripted answers:
+correct JSON, malformed JSON, refusals, a 429 with Retry-After, a timeout, a server that is down,
+budgets and the answer cache. No merge ever happens on a failure."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kgres import ingest
+from kgres.judge import judge
+from kgres.llm import LLMError, LLMSettings, client, parse
+from kgres.resolve import resolve
+from tests.graphs import assert_decisions_recorded, assert_one_refers_to_per_mention, write_jsonl
+from tests.openai_server import OpenAIServer
+
+RECS = [{"kind": "chunk", "id": "c1", "text": "Acme Corp. makes anvils. ACME Corporation ships them."},
+        {"kind": "chunk", "id": "c2", "text": "The Baker Street Irregulars ran along Baker Street."},
+        {"kind": "mention", "id": "a1", "name": "Acme Corp.", "type": "ORGANIZATION", "chunk_id": "c1"},
+        {"kind": "mention", "id": "a2", "name": "ACME Corporation", "type": "ORGANIZATION", "chunk_id": "c1"},
+        {"kind": "mention", "id": "b1", "name": "Baker Street", "type": "ORGANIZATION", "chunk_id": "c2"},
+        {"kind": "mention", "id": "b2", "name": "Baker Street Irregulars", "type": "ORGANIZATION", "chunk_id": "c2"}]
+
+
+def script(body) -> str:
+    prompt = body["messages"][1]["content"]
+    if "Irregulars" in prompt:
+        return '{"decision": "different", "confidence": 0.9, "evidence": ["a street is not a gang of boys"]}'
+    return '{"decision": "same", "confidence": 0.95, "evidence": ["Corp. abbreviates Corporation"]}'
+
+
+@pytest.fixture
+def graph(db, tmp_path):
+    ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "j.jsonl", RECS))
+    resolve(db)
+    pending = db.run("MATCH (a:Entity)-[c:CANDIDATE {band: 'review'}]->(b:Entity) RETURN a.name AS a, b.name AS b")
+    assert {frozenset((p["a"], p["b"])) for p in pending} >= {frozenset(("Acme Corp.", "ACME Corporation")),
+                                                              frozenset(("Baker Street", "Baker Street Irregulars"))}
+    return db
+
+
+def llm_for(db, server, **kw):
+    return client(db, LLMSettings(model="test-model", base_url=server.base_url, **{"max_retry_wait_s": 1, **kw}))
+
+
+def entity_of(db, key):
+    return db.run("MATCH (:Mention {source_key: $k})-[:REFERS_TO]->(e) RETURN e.id AS e", k=key)[0]["e"]
+
+
+def test_verdicts_merge_reject_and_are_recorded(graph):
+    db = graph
+    with OpenAIServer() as server:
+        server.chat = script
+        stats = judge(db, llm_for(db, server))
+    assert (stats.merged, stats.rejected, stats.failed) == (1, 1, 0)
+    assert entity_of(db, "a1") == entity_of(db, "a2") and entity_of(db, "b1") != entity_of(db, "b2")
+    moved = db.run("MATCH (:Mention)-[r:REFERS_TO {method: 'llm'}]->() RETURN r.decided_by AS by, r.evidence AS ev")
+    assert len(moved) == 1 and moved[0]["by"] == "llm:test-model" and "judge-v1" in moved[0]["ev"]
+    nsa = db.run("MATCH ()-[n:NOT_SAME_AS]->() RETURN n.decided_by AS by, n.reason AS why")
+    assert nsa[0]["by"] == "llm:test-model" and "gang of boys" in nsa[0]["why"]
+    assert db.run("MATCH ()-[c:CANDIDATE]->() WHERE c.judge IS NOT NULL RETURN count(c) AS n")[0]["n"] >= 2
+    assert_one_refers_to_per_mention(db)
+    assert_decisions_recorded(db)
+    sent = sum(len(m["content"]) for r in server.requests for m in r["body"]["messages"])
+    assert stats.usage.calls == 2 and stats.usage.prompt_tokens == pytest.approx(sent / 4, abs=2)
+    assert any("Baker Street Irregulars" in json.dumps(r["body"]["messages"]) for r in server.requests)
+
+
+@pytest.mark.parametrize("failure", ["malformed", "refusal", "http500", "timeout", "down"])
+def test_failures_never_merge(graph, failure):
+    db = graph
+    with OpenAIServer() as server:
+        if failure == "malformed":
+            server.chat = lambda body: '{"decision": "same", "confidence": "very"'
+        elif failure == "refusal":
+            server.chat = lambda body: {"content": None, "refusal": "I cannot help with that."}
+        elif failure == "http500":
+            server.fail_next(500, "oops", times=20)
+        elif failure == "timeout":
+            server.delay = 2.0
+        url = server.base_url
+        llm = llm_for(db, server, timeout_s=0.5, max_retries=1)
+        if failure == "down":
+            server.__exit__()
+        stats = judge(db, llm)
+        if failure != "down":
+            server.__exit__()
+    assert url and stats.merged == 0 and stats.rejected == 0 and stats.failed == 2
+    assert entity_of(db, "a1") != entity_of(db, "a2")
+    assert db.run("MATCH ()-[n:NOT_SAME_AS]->() RETURN count(n) AS n")[0]["n"] == 0
+    errors = db.run("MATCH ()-[c:CANDIDATE]->() WHERE c.judge CONTAINS 'error' RETURN count(c) AS n")[0]["n"]
+    assert errors >= 2
+
+
+def test_429_with_retry_after_is_retried(graph):
+    db = graph
+    with OpenAIServer() as server:
+        server.chat = script
+        server.fail_next(429, '{"error": {"message": "slow down"}}', {"Retry-After": "0"})
+        stats = judge(db, llm_for(db, server, concurrency=1))
+        assert len(server.requests) == 3                                # one refused, two answered
+    assert stats.merged == 1 and stats.failed == 0
+
+
+def test_budget_stops_cleanly_and_the_cache_makes_reruns_free(graph):
+    db = graph
+    with OpenAIServer() as server:
+        server.chat = lambda body: '{"decision": "unsure", "confidence": 0.4, "evidence": ["cannot tell"]}'
+        first = judge(db, llm_for(db, server, max_calls=1, concurrency=1))
+        assert first.stopped_by_budget and first.usage.calls == 1 and first.left_in_review == 2
+        second = judge(db, llm_for(db, server, concurrency=1))           # resumes: one cached, one new
+        assert (second.usage.cached, second.usage.calls) == (1, 1)
+        third = judge(db, llm_for(db, server))                          # everything cached now
+        assert (third.usage.cached, third.usage.calls) == (2, 0) and len(server.requests) == 2
+    assert entity_of(db, "a1") != entity_of(db, "a2")
+
+
+def test_server_without_json_schema_and_tolerant_parsing(graph):
+    db = graph
+    with OpenAIServer() as server:
+        server.reject_json_schema = True
+        server.chat = lambda body: ("Sure! ```json\n" + script(body) + "\n```")
+        stats = judge(db, llm_for(db, server, concurrency=1))
+    assert stats.merged == 1 and stats.rejected == 1
+    with pytest.raises(LLMError, match="malformed answer"):
+        from kgres.judge import Verdict
+        parse("no json here", Verdict)
+
+
+def test_cli_judge_skips_without_a_model_and_runs_with_one(graph, neo4j_env, monkeypatch):
+    from click.testing import CliRunner
+
+    from kgres.cli import main
+
+    monkeypatch.delenv("KGRES_LLM_MODEL", raising=False)
+    out = CliRunner().invoke(main, ["judge"], catch_exceptions=False)
+    assert out.exit_code == 0 and "no LLM configured" in out.stderr
+    with OpenAIServer() as server:
+        server.chat = script
+        monkeypatch.setenv("KGRES_LLM_MODEL", "test-model")
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        out = CliRunner().invoke(main, ["judge", "--json"], catch_exceptions=False)
+    assert out.exit_code == 0 and json.loads(out.stdout)["merged"] == 1
