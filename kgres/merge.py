@@ -24,14 +24,18 @@ def apply_groups(db: Database, groups: Sequence[Group], run_id: str, method: str
     retired = 0
     for start in range(0, len(groups), batch_size):
         batch = groups[start:start + batch_size]
-        payload = [{"canonical": g.canonical,
-                    "members": [{"id": m, "confidence": g.evidence[m]["score"],
-                                 "evidence": json.dumps(g.evidence[m], sort_keys=True)}
-                                for m in g.members if m != g.canonical]} for g in batch]
-        db.write("merge_groups", groups=payload, run_id=run_id, method=method, decided_by=decided_by)
+        db.write("merge_groups", groups=payload(batch), run_id=run_id, method=method, decided_by=decided_by)
         refresh(db, [g.canonical for g in batch])
         retired += sum(len(g.members) - 1 for g in batch)
     return retired
+
+
+def payload(groups: Sequence[Group]) -> list[dict]:
+    """Groups as the merge_groups / same_as_groups parameter: canonical and members with evidence."""
+    return [{"canonical": g.canonical,
+             "members": [{"id": m, "confidence": g.evidence[m]["score"],
+                          "evidence": json.dumps(g.evidence[m], sort_keys=True)}
+                         for m in g.members if m != g.canonical]} for g in groups]
 
 
 def refresh(db: Database, ids: list[str]) -> None:

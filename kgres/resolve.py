@@ -24,7 +24,7 @@ from kgres.block import BlockConfig, block
 from kgres.cluster import Group, UnionFind, ambiguous_surnames, cohesive_groups, describe
 from kgres.db import Database
 from kgres.embed import EmbedConfig, embed
-from kgres.merge import apply_groups, refresh
+from kgres.merge import apply_groups, payload, refresh
 from kgres.normalize import normalize
 from kgres.score import PairScore, ScoreConfig, Side, compare, score
 
@@ -201,14 +201,9 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
 
 
 def _link(db: Database, groups: list[Group], run_id: str, decided_by: str) -> None:
-    import json
-
     for start in range(0, len(groups), 500):
-        payload = [{"canonical": g.canonical,
-                    "members": [{"id": m, "confidence": g.evidence[m]["score"],
-                                 "evidence": json.dumps(g.evidence[m], sort_keys=True)}
-                                for m in g.members if m != g.canonical]} for g in groups[start:start + 500]]
-        db.write("same_as_groups", groups=payload, run_id=run_id, method="rules", decided_by=decided_by)
+        db.write("same_as_groups", groups=payload(groups[start:start + 500]), run_id=run_id, method="rules",
+                 decided_by=decided_by)
 
 
 def _sum_dicts(ds) -> dict:
