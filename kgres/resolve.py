@@ -261,13 +261,18 @@ def edge_components(edges: list[tuple[str, str, float]]) -> list[list[str]]:
 
 
 def split_component(component: list[str], edges: list[tuple[str, str, float]], bar: float, limit: int) -> list[list[str]]:
-    """Pieces of ``component`` of at most ``limit`` members, cutting its weakest auto edges first."""
+    """Pieces of ``component`` of at most ``limit`` members, cutting its weakest auto edges first
+    (id-ordered slices when every edge is equally strong)."""
     if len(component) <= limit:
         return [component]
     inside = set(component)
     stronger = sorted({s for a, b, s in edges if a in inside and s > bar})
-    if not stronger:  # all edges equally strong: nothing principled to cut; leave it unmerged
-        return [[x] for x in component]
+    if not stronger:
+        # All edges equally strong (1.0 ties: same key, or a name rule plus the neighbour bonus):
+        # nothing principled to cut. Check cohesion in id-ordered slices instead of giving up on
+        # the whole component; the next pass joins slices whose canonicals still belong together.
+        ordered = sorted(component)
+        return [ordered[i:i + limit] for i in range(0, len(ordered), limit)]
     kept = [(a, b, s) for a, b, s in edges if a in inside and b in inside and s >= stronger[0]]
     pieces = edge_components(kept)
     covered = {x for p in pieces for x in p}

@@ -90,3 +90,18 @@ def test_prior_does_not_pick_among_three_homes():
     groups = cohesive_groups(["h", "p1", "p2", "p3"], lambda x, y: s[(x, y)], {"p1": 9, "p2": 1, "p3": 1},
                              0.88, 0.8)
     assert ["h"] in groups
+
+
+def test_an_oversized_component_is_cut_at_its_weakest_edges_then_sliced():
+    from kgres.resolve import split_component
+
+    # two cliques of three joined by one weaker edge: the cut falls on that edge
+    edges = [("a", "b", 1.0), ("b", "c", 1.0), ("a", "c", 1.0), ("d", "e", 1.0), ("e", "f", 1.0),
+             ("d", "f", 1.0), ("c", "d", 0.9)]
+    pieces = split_component(list("abcdef"), edges, 0.88, 4)
+    assert sorted(map(sorted, pieces)) == [["a", "b", "c"], ["d", "e", "f"]]
+    # all edges equally strong: id-ordered slices of at most the limit, none left out
+    chain = [(f"n{i:02d}", f"n{i + 1:02d}", 1.0) for i in range(9)]
+    pieces = split_component([f"n{i:02d}" for i in range(10)], chain, 0.88, 4)
+    assert [len(p) for p in pieces] == [4, 4, 2] and sorted(x for p in pieces for x in p) == sorted(
+        f"n{i:02d}" for i in range(10))
