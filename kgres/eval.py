@@ -55,15 +55,20 @@ def load_gold(path: Path) -> Gold:
     return _gold_pairs(path, text) if str(path).lower().endswith(".csv") else _gold_clusters(path, text)
 
 
-def _gold_clusters(path: Path, text: str) -> Gold:
-    clusters: dict[str, str] = {}
+def _jsonl(path: Path, text: str):
+    """(line number, parsed value) for each non-blank line; InputError naming the line otherwise."""
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
+            yield n, json.loads(line)
         except json.JSONDecodeError as e:
             raise InputError(f"not JSON: {e.msg}", path=path, line=n) from e
+
+
+def _gold_clusters(path: Path, text: str) -> Gold:
+    clusters: dict[str, str] = {}
+    for n, row in _jsonl(path, text):
         if not isinstance(row, dict):
             raise InputError("expected an object {\"mention_id\", \"cluster\"}", path=path, line=n)
         for field in ("mention_id", "cluster"):
@@ -284,17 +289,11 @@ class PathEval(BaseModel):
 def load_questions(path: Path) -> list[dict[str, Any]]:
     """JSONL lines ``{"id"?, "question"?, "chain": [name, name, ...]}`` (two names or more)."""
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        text = Path(path).read_text(encoding="utf-8")
     except OSError as e:
         raise InputError(f"cannot read questions file: {e.strerror}", path=path) from e
     out = []
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise InputError(f"not JSON: {e.msg}", path=path, line=n) from e
+    for n, row in _jsonl(path, text):
         chain = row.get("chain") if isinstance(row, dict) else None
         if not isinstance(chain, list) or len(chain) < 2 or not all(isinstance(c, str) and c for c in chain):
             raise InputError("chain must be a list of two or more names", path=path, line=n, field="chain")

@@ -18,14 +18,13 @@ at a time; decisions are applied in order, in the calling thread.
 from __future__ import annotations
 
 import json
-from concurrent.futures import ThreadPoolExecutor
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from kgres.db import Database
 from kgres.decide import ReviewPair, decide, review
-from kgres.llm import LLM, BudgetExhausted, LLMError, Usage
+from kgres.llm import LLM, Usage, ask_each
 from kgres.score import Side, compare
 
 PROMPT_VERSION = "judge-v1"
@@ -60,26 +59,22 @@ def judge(db: Database, llm: LLM, limit: int = 100, min_confidence: float = 0.8)
     """Judge up to ``limit`` review pairs (see module docstring)."""
     pairs = review(db, limit)
     contexts = {i: _context(db, i) for p in pairs for i in (p.a_id, p.b_id)}
-    stopped = False
-
-    def ask(p: ReviewPair) -> Verdict | Exception:
-        try:
-            return llm.ask(PROMPT_VERSION, SYSTEM, _prompt(contexts[p.a_id], contexts[p.b_id]), Verdict)
-        except (LLMError, BudgetExhausted) as e:
-            return e
-
-    with ThreadPoolExecutor(max_workers=llm.settings.concurrency) as pool:
-        answers = list(pool.map(ask, pairs))
+    batch = ask_each(llm, pairs, lambda p: llm.ask(PROMPT_VERSION, SYSTEM,
+                                                    _prompt(contexts[p.a_id], contexts[p.b_id]), Verdict))
+    answers: list[Verdict | str | None] = [None] * len(pairs)  # None: not asked (budget spent)
+    for i, v in batch.answered:
+        answers[i] = v
+    for i, err in batch.failed:
+        answers[i] = err
     merged = rejected = left = blocked = failed = 0
     gone: set[str] = set()  # entities absorbed by an earlier merge in this loop
     for p, v in zip(pairs, answers):
-        if isinstance(v, BudgetExhausted):
-            stopped = True
+        if v is None:
             left += 1
             continue
-        if isinstance(v, Exception):
+        if isinstance(v, str):
             failed += 1
-            _record(db, p, {"error": str(v)}, llm)
+            _record(db, p, {"error": v}, llm)
             continue
         _record(db, p, v.model_dump(), llm)
         if p.a_id in gone or p.b_id in gone or v.decision == "unsure" or v.confidence < min_confidence:
@@ -99,7 +94,8 @@ def judge(db: Database, llm: LLM, limit: int = 100, min_confidence: float = 0.8)
             gone.add(d.b)
             merged += 1
     return JudgeStats(pairs=len(pairs), merged=merged, rejected=rejected, left_in_review=left,
-                      blocked_by_rules=blocked, failed=failed, stopped_by_budget=stopped, usage=llm.usage)
+                      blocked_by_rules=blocked, failed=failed, stopped_by_budget=batch.stopped_by_budget,
+                      usage=llm.usage)
 
 
 def _context(db: Database, entity_id: str) -> dict:

@@ -183,6 +183,40 @@ def _retry_after(response: Any) -> float | None:
         return None
 
 
+class Batch(BaseModel):
+    """Answers to a batch of items: ``answered`` as (index, answer), and what did not come back."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    answered: list[tuple[int, Any]] = []
+    failed: list[tuple[int, str]] = []
+    stopped_by_budget: bool = False
+
+
+def ask_each(llm: "LLM", items: list[Any], ask: Any) -> Batch:
+    """Run ``ask(item)`` (which calls ``llm.ask``) for every item, ``concurrency`` at a time, and
+    sort the outcomes: answers, failures (LLMError: the item stays as it was) and a spent budget."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(item: Any) -> Any:
+        try:
+            return ask(item)
+        except (LLMError, BudgetExhausted) as e:
+            return e
+
+    with ThreadPoolExecutor(max_workers=llm.settings.concurrency) as pool:
+        outcomes = list(pool.map(one, items))
+    batch = Batch()
+    for i, o in enumerate(outcomes):
+        if isinstance(o, BudgetExhausted):
+            batch.stopped_by_budget = True
+        elif isinstance(o, LLMError):
+            batch.failed.append((i, str(o)))
+        else:
+            batch.answered.append((i, o))
+    return batch
+
+
 _FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.IGNORECASE)
 
 

@@ -9,12 +9,10 @@ on the mention-level ``RELATES`` edge, so it survives merges, splits and rollbac
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 from pydantic import BaseModel, Field
 
 from kgres.db import Database
-from kgres.llm import LLM, BudgetExhausted, LLMError, Usage
+from kgres.llm import LLM, Usage, ask_each
 from kgres.merge import refresh
 
 PROMPT_VERSION = "reflect-v1"
@@ -48,16 +46,9 @@ def reflect(db: Database, llm: LLM, threshold: float = 0.2, all_triples: bool = 
                                             chars=600)):
         after = page[-1]["id"]
         seen += len(page)
-        with ThreadPoolExecutor(max_workers=llm.settings.concurrency) as pool:
-            answers = list(pool.map(lambda t: _ask(llm, t), page))
-        rows = []
-        for t, a in zip(page, answers):
-            if isinstance(a, BudgetExhausted):
-                stopped = True
-            elif isinstance(a, Exception):
-                failed += 1  # stays unscored, so a rerun tries again
-            else:
-                rows.append({"id": t["id"], "score": a.score, "analysis": a.analysis})
+        batch = ask_each(llm, page, lambda t: llm.ask(PROMPT_VERSION, SYSTEM, _prompt(t), Reflection))
+        stopped, failed = batch.stopped_by_budget, failed + len(batch.failed)  # failed: unscored, retried later
+        rows = [{"id": page[i]["id"], "score": a.score, "analysis": a.analysis} for i, a in batch.answered]
         if rows:
             out = db.query("reflect_write", rows=rows, threshold=threshold, model=llm.model,
                            prompt_version=PROMPT_VERSION)[0]
@@ -69,12 +60,8 @@ def reflect(db: Database, llm: LLM, threshold: float = 0.2, all_triples: bool = 
                         usage=llm.usage)
 
 
-def _ask(llm: LLM, t: dict) -> Reflection | Exception:
-    prompt = (f"Subject: {t['subject']} (type: {t['subject_type'] or 'unknown'}) {t['subject_description'][:300]}\n"
+def _prompt(t: dict) -> str:
+    return (f"Subject: {t['subject']} (type: {t['subject_type'] or 'unknown'}) {t['subject_description'][:300]}\n"
               f"Relation: {t['predicate']} {t['description'][:300]}\n"
               f"Object: {t['object']} (type: {t['object_type'] or 'unknown'}) {t['object_description'][:300]}\n"
               f"Source excerpt: {t['excerpt']}")
-    try:
-        return llm.ask(PROMPT_VERSION, SYSTEM, prompt, Reflection)
-    except (LLMError, BudgetExhausted) as e:
-        return e

@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from concurrent.futures import ThreadPoolExecutor
-
 from pydantic import BaseModel
 
 from kgres.db import Database
-from kgres.llm import LLM, BudgetExhausted, LLMError, Usage
+from kgres.llm import LLM, Usage, ask_each
 
 PROMPT_VERSION = "summarize-v1"
 SYSTEM = ("You merge descriptions of one entity, written separately from different passages, into one "
@@ -45,16 +43,10 @@ def summarize(db: Database, llm: LLM, budget_tokens: int = 4000, page_size: int 
         after = page[-1]["id"]
         todo = [e for e in page if e["summary_key"] != _key(e["descriptions"])]
         seen += len(page)
-        with ThreadPoolExecutor(max_workers=llm.settings.concurrency) as pool:
-            answers = list(pool.map(lambda e: _ask(llm, e), todo))
-        rows = []
-        for e, a in zip(todo, answers):
-            if isinstance(a, BudgetExhausted):
-                stopped = True
-            elif isinstance(a, Exception):
-                failed += 1
-            else:
-                rows.append({"id": e["id"], "summary": a.summary, "key": _key(e["descriptions"])})
+        batch = ask_each(llm, todo, lambda e: llm.ask(PROMPT_VERSION, SYSTEM, _prompt(e), Summary))
+        stopped, failed = batch.stopped_by_budget, failed + len(batch.failed)
+        rows = [{"id": todo[i]["id"], "summary": a.summary, "key": _key(todo[i]["descriptions"])}
+                for i, a in batch.answered]
         if rows:
             db.write("summarize_write", rows=rows, model=llm.model, prompt_version=PROMPT_VERSION)
             done += len(rows)
@@ -65,10 +57,6 @@ def _key(descriptions: list[str]) -> str:
     return hashlib.sha1(json.dumps(descriptions).encode("utf-8")).hexdigest()[:16]
 
 
-def _ask(llm: LLM, e: dict) -> Summary | Exception:
-    prompt = f"Entity: {e['name']} (type: {e['type'] or 'unknown'})\nDescriptions:\n" + "\n".join(
+def _prompt(e: dict) -> str:
+    return f"Entity: {e['name']} (type: {e['type'] or 'unknown'})\nDescriptions:\n" + "\n".join(
         f"- {d}" for d in e["descriptions"])
-    try:
-        return llm.ask(PROMPT_VERSION, SYSTEM, prompt, Summary)
-    except (LLMError, BudgetExhausted) as e:
-        return e
