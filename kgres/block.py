@@ -71,6 +71,8 @@ def _graph_wide(db: Database, run_id: str, cfg: BlockConfig, focus: list[str] | 
     """Structural pairs and k-means block assignment: one GDS projection for the whole graph."""
     graph = f"kgres_block_{uuid.uuid4().hex[:8]}"
     nodes = db.query("block_project", graph=graph, with_embedding="kmeans" in cfg.strategies)[0]["nodes"]
+    if not nodes:  # an empty graph: GDS projects nothing (and names no graph)
+        return
     try:
         if "structural" in cfg.strategies:
             db.write("block_structural", graph=graph, k=cfg.k, cutoff=cfg.structural_cutoff, focus=focus,

@@ -21,8 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from kgres.normalize import QUALIFIERS
-from kgres.score import PairScore, Side
+from kgres.score import PairScore
 
 PairFn = Callable[[str, str], PairScore]
 PRIOR_MARGIN = 2  # a tie between conflicting homes goes to one only with twice the other's mentions
@@ -36,19 +35,6 @@ class Group:
     canonical: str
     confidence: float
     evidence: dict[str, dict]  # member id -> its strongest link inside the group
-
-
-def ambiguous_surnames(sides: dict[str, Side], pair: PairFn) -> set[str]:
-    """Bare person names ("Holmes") contained in two full names that cannot be the same person
-    ("Sherlock Holmes", "Mycroft Holmes"): two such bare mentions may mean different people."""
-    full = [i for i, s in sides.items()
-            if s.type == "PERSON" and len(s.tokens) >= 2 and not QUALIFIERS & set(s.tokens)]
-    out = set()
-    for token in {s.tokens[0] for s in sides.values() if s.type == "PERSON" and len(s.tokens) == 1}:
-        holders = sorted(i for i in full if token in sides[i].tokens)
-        if any(pair(x, y).cannot_link for n, x in enumerate(holders) for y in holders[n + 1:]):
-            out.add(token)
-    return out
 
 
 def cohesive_groups(ids: list[str], pair: PairFn, mentions: dict[str, int], auto: float,

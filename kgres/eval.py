@@ -26,12 +26,13 @@ from typing import Any
 from pydantic import BaseModel
 
 from kgres import metrics
+from kgres.ambiguity import Ambiguity
 from kgres.cluster import UnionFind
 from kgres.db import Database
 from kgres.errors import InputError, KgresError
 from kgres.normalize import norm_type
 from kgres.resolve import edge_components, groups_of, split_component
-from kgres.score import PairScore, ScoreConfig, Side, compare
+from kgres.score import PairScore, ScoreConfig, Side, compare, load_ambiguity
 
 THRESHOLDS = tuple(round(0.6 + 0.02 * i, 2) for i in range(21))
 USABLE_PRECISION, USABLE_RECALL_SLACK = 0.98, 0.02
@@ -228,17 +229,20 @@ def threshold_sweep(db: Database, run_id: str, gold: dict[str, str],
     stored = {}
     for r in db.stream("eval_run_pairs", run_id=run_id):
         signals = json.loads(r["signals"] or "{}")
-        stored[(r["a"], r["b"])] = (r["score"], signals.get("cannot_link"), signals.get("name_rule") != "disjoint")
+        known = signals.get("name_rule") != "disjoint" and "ambiguous_name" not in signals
+        stored[(r["a"], r["b"])] = (r["score"], signals.get("cannot_link"), known)
+    ambiguity = load_ambiguity(db)
     points = []
     for t in thresholds:
-        assign = _recluster(db, stored, mentions, t, cohesion)
+        assign = _recluster(db, stored, mentions, t, cohesion, ambiguity)
         pred = {k: assign.get(e, e) for k, e in before.items()}
         s = metrics.pairwise(pred, gold)
         points.append(SweepPoint(threshold=t, p=round(s["p"], 4), r=round(s["r"], 4), f1=round(s["f1"], 4)))
     return points
 
 
-def _recluster(db: Database, stored: dict, mentions: Counter, t: float, cohesion: float) -> dict[str, str]:
+def _recluster(db: Database, stored: dict, mentions: Counter, t: float, cohesion: float,
+               ambiguity: Ambiguity) -> dict[str, str]:
     """entity -> group label: the run's clustering redone with the auto threshold at ``t``.
 
     Stored pairs keep their score; any other two members of a component are compared on their names
@@ -257,14 +261,14 @@ def _recluster(db: Database, stored: dict, mentions: Counter, t: float, cohesion
             def raw(x: str, y: str) -> PairScore:
                 hit = stored.get((x, y)) or stored.get((y, x))
                 if hit is None:
-                    return compare(sides[x], sides[y], cfg)
+                    return compare(sides[x], sides[y], cfg, ambiguity=ambiguity)
                 s, veto, known = hit
                 band = "auto" if s >= t and not veto else "review" if s >= review else "reject"
                 return PairScore(score=s, band=band, known=known or bool(veto), cannot_link=veto)
 
             names = {i: r.get("name") or "" for i, r in rows.items()}
             counts = {i: mentions.get(i, 1) for i in sides}
-            for g in groups_of(sides, raw, counts, names, t, review, min(cohesion, t)):
+            for g in groups_of(sides, raw, counts, names, t, min(cohesion, t)):
                 for m in g.members:
                     out[m] = g.canonical
     return out

@@ -123,10 +123,11 @@ def name_keys(name: str, type_: str | None = None, strip_legal: bool = False) ->
                 tokens.pop()
         if tokens and not tokens[-1].isdigit():
             tokens[-1] = singular(tokens[-1])
-    while len(tokens) > 1 and tokens[0] in ("the", "a", "an"):
+    # For persons a leading "A." is an initial ("A. Berners"), not an article.
+    while len(tokens) > 1 and tokens[0] in (("the",) if ntype == "PERSON" else ("the", "a", "an")):
         tokens.pop(0)
     numbers = tuple(t for i, t in enumerate(tokens) if any(c.isdigit() for c in t) or (i > 0 and t in ROMAN))
-    content = [t for t in tokens if t not in STOP_WORDS] or tokens
+    content = [t for t in tokens if t not in STOP_WORDS or (ntype == "PERSON" and len(t) == 1)] or tokens
     acronym = None if ntype == "PERSON" else _acronym(name, content)
     return NameKeys(core=" ".join(tokens), tokens=tuple(content), acronym=acronym, numbers=numbers,
                     norm_type=ntype, gender=gender)
@@ -169,7 +170,7 @@ def _stamp(name: str, type_: str | None, strip_legal: bool) -> str:
     return f"{name}|{type_ if type_ is not None else ''}|{int(strip_legal)}{KEY_VERSION}"
 
 
-KEY_VERSION = "v6"
+KEY_VERSION = "v7"
 
 
 def _search(tokens: tuple[str, ...]) -> str:

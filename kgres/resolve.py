@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import time
 import uuid
-from dataclasses import replace
 from collections.abc import Callable
 from typing import Literal
 
@@ -21,12 +20,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from kgres import __version__, baselines
 from kgres.block import BlockConfig, block
-from kgres.cluster import Group, UnionFind, ambiguous_surnames, cohesive_groups, describe
+from kgres.ambiguity import Ambiguity
+from kgres.cluster import Group, UnionFind, cohesive_groups, describe
 from kgres.db import Database
 from kgres.embed import EmbedConfig, embed
 from kgres.merge import apply_groups, payload, refresh
 from kgres.normalize import normalize
-from kgres.score import PairScore, ScoreConfig, Side, compare, score
+from kgres.score import PairScore, ScoreConfig, Side, compare, load_ambiguity, score
 
 Step = Callable[[str], None]
 Strategy = Literal["default", "exact", "exact-name", "cosine", "deg-rag"]
@@ -171,9 +171,10 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
         block_cfg = cfg.block if cfg.embed.enabled else cfg.block.model_copy(update={"strategies": tuple(
             s for s in cfg.block.strategies if s not in ("semantic", "kmeans"))})
         b = timed("block", lambda: block(db, run_id, block_cfg, focus=focus))
-        s = timed("score", lambda: score(db, run_id, cfg.score))
+        ambiguity = load_ambiguity(db)  # one holder table for scoring and clustering alike
+        s = timed("score", lambda: score(db, run_id, cfg.score, ambiguity=ambiguity))
         pairs, by_strategy, bands = b.pairs, b.pairs_by_strategy, s.bands
-        groups, oversized = timed("cluster", lambda: cluster(db, run_id, cfg))
+        groups, oversized = timed("cluster", lambda: cluster(db, run_id, cfg, ambiguity))
     elif cfg.strategy in ("exact", "exact-name"):
         exact = cfg.strategy == "exact"
         rule = "same upper-cased name and type" if exact else "same name"
@@ -214,7 +215,8 @@ def _sum_dicts(ds) -> dict:
     return out
 
 
-def cluster(db: Database, run_id: str, cfg: ResolveConfig) -> tuple[list[Group], int]:
+def cluster(db: Database, run_id: str, cfg: ResolveConfig,
+            ambiguity: Ambiguity | None = None) -> tuple[list[Group], int]:
     """Cohesive groups (size >= 2) inside each connected component of the run's auto pairs.
 
     A component larger than ``cluster.max_component`` (checking cohesion is quadratic in its size)
@@ -227,6 +229,7 @@ def cluster(db: Database, run_id: str, cfg: ResolveConfig) -> tuple[list[Group],
         split = split_component(component, edges, cfg.score.auto_threshold, cfg.cluster.max_component)
         oversized += len(split) > 1
         pieces += [p for p in split if len(p) > 1]
+    ambiguity = ambiguity if ambiguity is not None else load_ambiguity(db)
     groups: list[Group] = []
     for batch in _batches(pieces, CLUSTER_BATCH_IDS):  # three queries per batch, not per component
         ids = [i for p in batch for i in p]
@@ -234,7 +237,7 @@ def cluster(db: Database, run_id: str, cfg: ResolveConfig) -> tuple[list[Group],
         forbidden = {(r["a"], r["b"]) for r in db.query("cluster_not_same_as", ids=ids)}
         related = {(r["a"], r["b"]): r["predicates"] for r in db.query("cluster_relations", ids=ids)}
         for piece in batch:
-            groups += _component_groups({i: rows[i] for i in piece if i in rows}, forbidden, related, cfg)
+            groups += _component_groups({i: rows[i] for i in piece if i in rows}, forbidden, related, cfg, ambiguity)
     return groups, oversized
 
 
@@ -281,7 +284,8 @@ def split_component(component: list[str], edges: list[tuple[str, str, float]], b
 
 
 def _component_groups(rows: dict[str, dict], forbidden: set[tuple[str, str]],
-                      related: dict[tuple[str, str], list[str]], cfg: ResolveConfig) -> list[Group]:
+                      related: dict[tuple[str, str], list[str]], cfg: ResolveConfig,
+                      ambiguity: Ambiguity) -> list[Group]:
     sides = {i: Side.from_row(r) for i, r in rows.items()}
     cache: dict[tuple[str, str], PairScore] = {}
 
@@ -289,31 +293,18 @@ def _component_groups(rows: dict[str, dict], forbidden: set[tuple[str, str]],
         key = (x, y) if x < y else (y, x)
         if key not in cache:
             cache[key] = compare(sides[key[0]], sides[key[1]], cfg.score, not_same_as=key in forbidden,
-                                 predicates_between=related.get(key, ()))
+                                 predicates_between=related.get(key, ()), ambiguity=ambiguity)
         return cache[key]
 
     mentions = {i: r.get("mention_count") or 1 for i, r in rows.items()}
     names = {i: r.get("name") or "" for i, r in rows.items()}
-    return groups_of(sides, raw, mentions, names, cfg.score.auto_threshold, cfg.score.review_threshold,
-                     cfg.cluster.cohesion)
+    return groups_of(sides, raw, mentions, names, cfg.score.auto_threshold, cfg.cluster.cohesion)
 
 
-def groups_of(sides: dict[str, Side], raw: Callable[[str, str], PairScore], mentions: dict[str, int],
-              names: dict[str, str], auto: float, review: float, cohesion: float) -> list[Group]:
-    """Cohesive groups of one component, given how any two of its members compare (``raw``)."""
-    ambiguous = ambiguous_surnames(sides, raw)
-    review_mid = round((auto + review) / 2, 4)
-
-    def pair(x: str, y: str) -> PairScore:
-        p = raw(x, y)
-        a, b = sides[x], sides[y]
-        if p.band == "auto" and a.core == b.core and a.core in ambiguous:
-            # "Holmes" and "Holmes" may be Sherlock and Mycroft: the shared name says nothing (unknown:
-            # neither links nor vetoes), so each is placed by its links to full names and its context.
-            return replace(p, score=min(p.score, review_mid), band="review", known=False,
-                           signals={**p.signals, "ambiguous_surname": a.core})
-        return p
-
+def groups_of(sides: dict[str, Side], pair: Callable[[str, str], PairScore], mentions: dict[str, int],
+              names: dict[str, str], auto: float, cohesion: float) -> list[Group]:
+    """Cohesive groups of one component, given how any two of its members compare (``pair``, which
+    knows the graph's ambiguous short forms: see :mod:`kgres.ambiguity`)."""
     cores = {i: s.core for i, s in sides.items()}
     parts = cohesive_groups(list(sides), pair, mentions, auto, cohesion)
     return [describe(p, pair, mentions, names, cores) for p in parts if len(p) > 1]

@@ -33,6 +33,7 @@ or the LLM judge decides.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -41,6 +42,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from rapidfuzz.distance import JaroWinkler, Levenshtein
 from rapidfuzz.fuzz import token_set_ratio
 
+from kgres.ambiguity import Ambiguity
 from kgres.db import Database
 from kgres.normalize import QUALIFIERS, STOP_WORDS, name_keys
 
@@ -136,17 +138,21 @@ MAX_ALIASES = 20
 
 
 def compare(a: Side, b: Side, cfg: ScoreConfig = ScoreConfig(), not_same_as: bool = False,
-            predicates_between: Sequence[str] = (), semantic: Semantic | None = None) -> PairScore:
+            predicates_between: Sequence[str] = (), semantic: Semantic | None = None,
+            ambiguity: Ambiguity | None = None) -> PairScore:
     """Score one pair of entities over all their names (see module docstring). Pure, deterministic.
 
     A merged entity is a set of names: any pair of its names with a cannot-link reason vetoes (an
     entity holding "Sophie Goldwasser" never takes "Edsger Goldwasser", whatever its own name), and
-    otherwise the best-scoring pair of names speaks for the entities.
+    otherwise the best-scoring pair of names speaks for the entities. With ``ambiguity`` (the graph's
+    holder table), a short form that several entities could carry ("Berners", "AUR") reaches auto
+    only with shared neighbours or a dominant holder; otherwise the pair is unknown, in review.
     """
     if not a.aliases and not b.aliases:
-        best = _compare_names(a, b, cfg, not_same_as, predicates_between)
+        best = _compare_names(a, b, cfg, not_same_as, predicates_between, ambiguity)
     else:
-        results = [_compare_names(x, y, cfg, not_same_as, predicates_between) for x in a.names() for y in b.names()]
+        results = [_compare_names(x, y, cfg, not_same_as, predicates_between, ambiguity)
+                   for x in a.names() for y in b.names()]
         vetoes = [r for r in results if r.cannot_link]
         best = vetoes[0] if vetoes else max(results, key=lambda r: (r.known, r.score))
     return _with_semantic(best, semantic, cfg) if semantic is not None else best
@@ -165,7 +171,7 @@ def _with_semantic(p: PairScore, sem: Semantic, cfg: ScoreConfig) -> PairScore:
 
 
 def _compare_names(a: Side, b: Side, cfg: ScoreConfig, not_same_as: bool,
-                   predicates_between: Sequence[str]) -> PairScore:
+                   predicates_between: Sequence[str], ambiguity: Ambiguity | None = None) -> PairScore:
     """Score one pair of names."""
     signals: dict[str, Any] = {}
     name, how = _name_similarity(a, b)
@@ -201,6 +207,13 @@ def _compare_names(a: Side, b: Side, cfg: ScoreConfig, not_same_as: bool,
         # Names that share nothing never reach auto, whatever the context adds: neighbours say where
         # to look ("lunch" / "lunchtimes" share all of theirs), not that two things are one.
         score = min(score, round(cfg.auto_threshold - 0.01, 4))
+    if ambiguity is not None and known and not reason and jacc == 0:
+        shared_type = "PERSON" if "PERSON" in (a.type, b.type) else a.type
+        v = ambiguity.verdict(a.core, a.tokens, b.core, b.tokens, shared_type, how)
+        if v is not None and not v.dominant_side:
+            # "Berners" may be any of the graph's Berners: the name alone decides nothing here.
+            signals["ambiguous_name"] = v.holders
+            score, known = min(score, round((cfg.auto_threshold + cfg.review_threshold) / 2, 4)), False
     if reason:
         signals["cannot_link"] = reason
     band: Band = "auto" if score >= cfg.auto_threshold else "review" if score >= cfg.review_threshold else "reject"
@@ -248,8 +261,19 @@ def _typo_variant(a: list[str], b: list[str]) -> bool:
     Words under six letters must match exactly: "cain"/"chain" and "earth"/"hearth" are different words."""
     if len(a) != len(b):
         return False
-    return all(x == y or (min(len(x), len(y)) >= 6 and Levenshtein.normalized_similarity(x, y) >= 0.8)
+    return all(x == y or _unaccent(x) == _unaccent(y)
+               or (min(len(x), len(y)) >= 6 and Levenshtein.normalized_similarity(_unaccent(x), _unaccent(y)) >= 0.8)
                for x, y in zip(a, b))
+
+
+def same_name_tokens(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Two multi-word names that can be one entity's spellings ("ada shannon" / "ada shnnon")."""
+    return _typo_variant(list(a), list(b))
+
+
+def _unaccent(word: str) -> str:
+    """Accents folded ("josé" -> "jose"), so transliterated and accented spellings compare equal."""
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
 
 
 def _plain(*cores: str) -> bool:
@@ -286,7 +310,7 @@ def _given_names_conflict(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     """Same surname, different given names that are neither initials nor spelling variants."""
     if len(a) < 2 or len(b) < 2 or a[-1] != b[-1]:
         return False
-    x, y = a[0], b[0]
+    x, y = _unaccent(a[0]), _unaccent(b[0])
     if x == y or (len(x) == 1 and y.startswith(x)) or (len(y) == 1 and x.startswith(y)):
         return False
     return JaroWinkler.similarity(x, y) < 0.9
@@ -299,10 +323,12 @@ class ScoreStats(BaseModel):
 
 
 def score(db: Database, run_id: str, cfg: ScoreConfig = ScoreConfig(),
-          on_batch: Callable[[int], None] = lambda n: None) -> ScoreStats:
-    """Score every unscored CANDIDATE of ``run_id`` in pages; write score, band and signals on it."""
+          on_batch: Callable[[int], None] = lambda n: None, ambiguity: Ambiguity | None = None) -> ScoreStats:
+    """Score every unscored CANDIDATE of ``run_id`` in pages; write score, band and signals on it.
+    ``ambiguity`` defaults to the graph's holder table (:func:`load_ambiguity`)."""
     import json
 
+    ambiguity = ambiguity if ambiguity is not None else load_ambiguity(db)
     scored, bands = 0, {"auto": 0, "review": 0, "reject": 0}
     while page := db.query("score_page", run_id=run_id, limit=cfg.batch_size):
         rows = []
@@ -310,7 +336,7 @@ def score(db: Database, run_id: str, cfg: ScoreConfig = ScoreConfig(),
             sem = Semantic(ego=r["ego"], neighbour=r["neighbour"], structural=r["structural"],
                            same_chunk=r["same_chunk"])
             s = compare(Side.from_row(r["a"]), Side.from_row(r["b"]), cfg, not_same_as=r["not_same_as"],
-                        predicates_between=r["predicates"], semantic=sem)
+                        predicates_between=r["predicates"], semantic=sem, ambiguity=ambiguity)
             bands[s.band] += 1
             rows.append({"a": r["a"]["id"], "b": r["b"]["id"], "score": s.score, "band": s.band,
                          "signals_json": json.dumps(s.signals, sort_keys=True)})
@@ -318,3 +344,8 @@ def score(db: Database, run_id: str, cfg: ScoreConfig = ScoreConfig(),
         scored += len(rows)
         on_batch(len(rows))
     return ScoreStats(run_id=run_id, scored=scored, bands=bands)
+
+
+def load_ambiguity(db: Database) -> Ambiguity:
+    """The graph's short-form holder table, with spelling variants of one name counted once."""
+    return Ambiguity.load(db, same_name_tokens)

@@ -153,8 +153,9 @@ def generate(path: Path, gold_path: Path, mentions: int, seed: int = 11, per_ent
             c += 1
             f.write(json.dumps({"kind": "chunk", "id": chunk, "text": f"Generated chunk {chunk}, topic {topic}."}) + "\n")
             members = []
-            for _ in range(min(5, mentions - m)):
-                e = rnd.choice(pool)
+            # distinct entities per chunk: an extractor lists each thing once per chunk, and a triple
+            # between two mentions of one entity would be a self-relation (a cannot-link) by construction
+            for e in rnd.sample(pool, min(5, mentions - m, len(pool))):
                 name = rnd.choices([v for v, _ in e["variants"]], [w for _, w in e["variants"]])[0]
                 type_ = e.get("mistyped", e["type"]) if rnd.random() < 0.15 else e["type"]
                 mid = f"m{m}"

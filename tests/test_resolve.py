@@ -50,9 +50,12 @@ def test_known_answers(db, tmp_path):
     assert frozenset({"pm1"}) in g                                  # Pall Mall is not Baker Street
     for x in ("ap1", "ap2", "ip7", "ip8"):                          # numbers stay significant
         assert frozenset({x}) in g
-    assert not any({"js2", "js3"} <= grp for grp in g)              # chain trap: J. Smith links both,
-    js1 = db.run("MATCH (:Entity {id: 'ent:jsonl:js1'})-[c:CANDIDATE]-(o) RETURN o.name AS o, c.band AS band")
-    assert {r["o"] for r in js1 if r["band"] == "auto"} == {"John Smith", "Jane Smith"}  # ...both were proposed
+    assert not any({"js2", "js3"} <= grp for grp in g)              # chain trap: J. Smith fits both,
+    js1 = db.run("MATCH (:Entity {id: 'ent:jsonl:js1'})-[c:CANDIDATE]-(o) "
+                 "RETURN o.name AS o, c.band AS band, c.signals_json AS signals")
+    fits = {r["o"] for r in js1 if r["band"] == "review" and '"ambiguous_name": 2' in r["signals"]}
+    assert fits == {"John Smith", "Jane Smith"}                     # ...so both pairs wait in review
+    assert frozenset({"js1"}) in g
     assert frozenset({"llm1", "llm2"}) in g                         # acronym
     assert stats.entities_before == 18 and stats.entities_after == len(g)
     canonical = db.run("MATCH (m:Mention {source_key: 'sh2'})-[:REFERS_TO]->(e) RETURN e.name AS n")[0]["n"]
@@ -208,3 +211,22 @@ def test_cli_resolve_rejects_bad_settings(db, neo4j_env, tmp_path):
     out = CliRunner().invoke(main, ["--config", str(cfg), "resolve"])
     assert out.exit_code == 1 and "invalid [resolve] settings" in out.stderr
     assert db.run("MATCH (r:ResolutionRun) RETURN count(r) AS n")[0]["n"] == 0  # nothing started
+
+
+def test_resolve_on_an_empty_graph_merges_nothing(db):
+    stats = resolve(db)
+    assert (stats.entities_before, stats.entities_after, stats.groups) == (0, 0, 0)
+
+
+def test_a_surname_two_people_share_stays_apart_without_context(db, tmp_path):
+    """Two equally known Berners and two bare "Berners" with no shared context: nothing says which
+    Berners either bare mention means, nor that both mean the same one; they stay apart, in review."""
+    recs = [{"kind": "mention", "id": i, "name": n, "type": "PERSON"} for i, n in
+            (("a1", "Alan Berners"), ("a2", "Alan Berners"), ("j1", "José Berners"), ("j2", "Jose Berners"),
+             ("b1", "Berners"), ("b2", "Dr. Berners"))]
+    ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "b.jsonl", recs))
+    resolve(db)
+    assert groups(db) == {frozenset({"a1", "a2"}), frozenset({"j1", "j2"}), frozenset({"b1"}), frozenset({"b2"})}
+    review = db.run("MATCH (a:Entity)-[c:CANDIDATE {band: 'review'}]-(b:Entity) WHERE a.name = 'Berners' "
+                    "RETURN DISTINCT b.name AS b, c.signals_json CONTAINS 'ambiguous_name' AS ambiguous")
+    assert {r["b"] for r in review} >= {"Alan Berners", "Dr. Berners"} and all(r["ambiguous"] for r in review)

@@ -1,0 +1,73 @@
+"""compare is pure: known answers for the name rules and for short forms several entities could carry."""
+
+from __future__ import annotations
+
+from kgres.ambiguity import Ambiguity
+from kgres.normalize import name_keys
+from kgres.score import Side, compare, same_name_tokens
+
+
+def side(name: str, type_: str = "PERSON", neighbours: tuple[str, ...] = ()) -> Side:
+    k = name_keys(name, type_)
+    return Side(id=name, core=k.core, tokens=k.tokens, acronym=k.acronym, numbers=k.numbers, type=k.norm_type,
+                gender=k.gender, neighbours=frozenset(neighbours))
+
+
+def table(*names: tuple[str, int], type_: str = "PERSON") -> Ambiguity:
+    """A holder table as score_holders would return it for these (name, mentions)."""
+    rows = []
+    for name, mentions in names:
+        k = name_keys(name, type_)
+        rows.append({"type": k.norm_type, "core": k.core, "tokens": list(k.tokens), "acronym": k.acronym,
+                     "mentions": mentions})
+    return Ambiguity(rows, same_name_tokens)
+
+
+BERNERS = table(("Alan Berners", 3), ("José Berners", 3), ("Jose Berners", 1))
+
+
+def test_a_surname_two_people_share_decides_nothing_on_its_own():
+    p = compare(side("Berners"), side("Alan Berners"), ambiguity=BERNERS)
+    assert (p.band, p.known, p.signals["ambiguous_name"]) == ("review", False, 2)
+    assert compare(side("Berners"), side("Alan Berners")).band == "auto"      # without the graph's table
+    same = compare(side("Dr. Berners"), side("Berners"), ambiguity=BERNERS)   # two bare mentions: maybe two people
+    assert (same.band, same.known) == ("review", False)
+
+
+def test_shared_neighbours_place_an_ambiguous_surname():
+    p = compare(side("Berners", neighbours=("lab",)), side("Alan Berners", neighbours=("lab",)), ambiguity=BERNERS)
+    assert p.band == "auto" and p.known and "ambiguous_name" not in p.signals
+
+
+def test_spelling_variants_of_one_name_are_one_holder():
+    shannon = table(("Ada Shannon", 5), ("Ada Shnnon", 1))
+    assert compare(side("Shannon"), side("Ada Shannon"), ambiguity=shannon).band == "auto"
+    assert same_name_tokens(("josé", "berners"), ("jose", "berners"))
+
+
+def test_a_dominant_holder_takes_the_surname_and_no_other():
+    holmes = table(("Sherlock Holmes", 5), ("Mycroft Holmes", 1))
+    assert compare(side("Holmes"), side("Sherlock Holmes"), ambiguity=holmes).band == "auto"
+    assert compare(side("Holmes"), side("Mr. Holmes"), ambiguity=holmes).band == "auto"
+    mycroft = compare(side("Holmes"), side("Mycroft Holmes"), ambiguity=holmes)
+    assert (mycroft.band, mycroft.known) == ("review", False)
+    even = table(("Sherlock Holmes", 2), ("Mycroft Holmes", 2))
+    assert compare(side("Holmes"), side("Sherlock Holmes"), ambiguity=even).band == "review"
+
+
+def test_initials_and_acronyms_that_fit_two_holders():
+    assert name_keys("A. Berners", "PERSON").tokens == ("a", "berners")    # an initial, not the article "a"
+    two_a = table(("Alan Berners", 2), ("Ada Berners", 2))
+    assert compare(side("A. Berners"), side("Alan Berners"), ambiguity=two_a).band == "review"
+    one_a = table(("Alan Berners", 2), ("José Berners", 2))
+    assert compare(side("A. Berners"), side("Alan Berners"), ambiguity=one_a).band == "auto"
+    orgs = table(("Advanced United Robotic", 4), ("Applied United Robotic", 4), type_="ORGANIZATION")
+    aur = compare(side("AUR", "ORGANIZATION"), side("Advanced United Robotics", "ORGANIZATION"), ambiguity=orgs)
+    assert (aur.band, aur.signals["name_rule"]) == ("review", "acronym")
+    assert compare(side("AUR", "ORGANIZATION"), side("Advanced United Robotics", "ORGANIZATION")).band == "auto"
+
+
+def test_cannot_link_reasons_stay_whatever_the_table_says():
+    p = compare(side("Alan Berners"), side("José Berners"), ambiguity=BERNERS)
+    assert p.cannot_link and p.cannot_link.startswith("different given names")
+    assert compare(side("Mr. Berners"), side("Mrs. Berners"), ambiguity=BERNERS).cannot_link
