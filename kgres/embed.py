@@ -94,12 +94,17 @@ def embed(db: Database, cfg: EmbedConfig = EmbedConfig(), fastrp_dimensions: int
             key = _key(cfg, text)
             if r["embedding_key"] != key:
                 stale.append((r["id"], text, key))
-        for start in range(0, len(stale), cfg.batch_size):
-            chunk = stale[start:start + cfg.batch_size]
-            vectors = encoder([t for _, t, _ in chunk])
-            db.write("embed_write", rows=[{"id": i, "v": v, "key": k} for (i, _, k), v in zip(chunk, vectors)])
-            embedded += len(chunk)
-            on_batch(len(chunk))
+        # Extracted graphs repeat names (one entity per mention before resolution): encode each
+        # distinct text of the page once.
+        texts = sorted({t for _, t, _ in stale})
+        by_text: dict[str, list[float]] = {}
+        for start in range(0, len(texts), cfg.batch_size):
+            batch = texts[start:start + cfg.batch_size]
+            by_text.update(zip(batch, encoder(batch)))
+        if stale:
+            db.write("embed_write", rows=[{"id": i, "v": by_text[t], "key": k} for i, t, k in stale])
+            embedded += len(stale)
+            on_batch(len(stale))
     if cfg.fastrp and total:
         structural(db, fastrp_dimensions, cfg.fastrp_seed)
     return EmbedStats(entities=total, embedded=embedded, model=cfg.model, dimensions=dimensions, fastrp=cfg.fastrp)
