@@ -22,6 +22,8 @@
 //         (:Entity)-[:NOT_SAME_AS {decided_by, decided_at, reason, run_id?}]->(:Entity)
 //         (:Mention)-[:REFERRED_TO {...the superseded REFERS_TO, superseded_by_run}]->(:Entity|:RetiredEntity)
 //         (:RetiredEntity {...as Entity, retired_by_run, merged_into})   absorbed by a merge, kept for undo
+//         (:Community {id, stamp, size, members_top, title, summary, summarized_by, embedding})   Leiden,
+//         (:Entity)-[:IN_COMMUNITY]->(:Community)                     rebuilt when the graph changes
 // Mention, Chunk and Document ids are namespaced "<source>:<id in the input>"; source_key keeps the
 // input's own id.
 CREATE CONSTRAINT document_id IF NOT EXISTS FOR (d:Document) REQUIRE d.id IS UNIQUE;
@@ -51,5 +53,8 @@ CREATE VECTOR INDEX entity_embedding IF NOT EXISTS FOR (e:Entity) ON e.embedding
   OPTIONS {indexConfig: {`vector.dimensions`: $embedding_dimensions, `vector.similarity_function`: 'cosine'}};
 CREATE VECTOR INDEX mention_embedding IF NOT EXISTS FOR (m:Mention) ON m.embedding
   OPTIONS {indexConfig: {`vector.dimensions`: $embedding_dimensions, `vector.similarity_function`: 'cosine'}};
+CREATE VECTOR INDEX community_embedding IF NOT EXISTS FOR (k:Community) ON k.embedding
+  OPTIONS {indexConfig: {`vector.dimensions`: $embedding_dimensions, `vector.similarity_function`: 'cosine'}};
+CREATE CONSTRAINT community_id IF NOT EXISTS FOR (k:Community) REQUIRE k.id IS UNIQUE;
 CREATE VECTOR INDEX entity_fastrp IF NOT EXISTS FOR (e:Entity) ON e.fastrp
   OPTIONS {indexConfig: {`vector.dimensions`: $fastrp_dimensions, `vector.similarity_function`: 'cosine'}};

@@ -75,6 +75,7 @@ class Settings(BaseSettings):
     schema_: SchemaSettings = Field(SchemaSettings(), alias="schema")
     resolve: dict[str, Any] = {}  # validated by kgres.resolve.ResolveConfig when a run starts
     llm: dict[str, Any] = {}      # validated by kgres.llm.LLMSettings when an LLM stage starts
+    retrieve: dict[str, Any] = {}  # validated by kgres.retrieve.RetrieveConfig
 
     @field_validator("home")
     @classmethod

@@ -57,6 +57,7 @@ def init(db: Database, settings: SchemaSettings) -> InitResult:
         used = {k: v for k, v in params.items() if f"${k}" in text}
         db.run(text, _name="schema", **used)
     want = {"entity_embedding": settings.embedding_dimensions, "mention_embedding": settings.embedding_dimensions,
+            "community_embedding": settings.embedding_dimensions,
             "entity_fastrp": settings.fastrp_dimensions}
     warnings = [f"vector index {r['name']} has {r['dimensions']} dimensions but settings say {want[r['name']]}"
                 for r in db.query("schema_vector_indexes") if r["dimensions"] != want[r["name"]]]

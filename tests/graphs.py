@@ -54,3 +54,12 @@ def assert_decisions_recorded(db: Database) -> None:
 def write_jsonl(path: Path, records: list[dict[str, Any]]) -> Path:
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
     return path
+
+
+def free_port() -> int:
+    """A TCP port nothing listens on right now (for servers the tests start)."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]

@@ -110,3 +110,4 @@ from kgres.cli import graph as _graph  # noqa: E402,F401
 from kgres.cli import neo4j as _neo4j  # noqa: E402,F401
 from kgres.cli import resolve as _resolve  # noqa: E402,F401
 from kgres.cli import evaluate as _evaluate  # noqa: E402,F401
+from kgres.cli import retrieve as _retrieve  # noqa: E402,F401

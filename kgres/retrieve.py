@@ -1,0 +1,345 @@
+"""``retrieve``: graph retrieval served from the database, on the resolved entity graph.
+
+Modes (each a set of ``cypher/retrieve_*.cypher`` files a user can run from plain Cypher):
+
+- ``local`` (LightRAG / GraphRAG-local): the query's nearest entities by text embedding (vector
+  index), expanded ``hops`` hops over relations, ranked (seeds first, then entities that more seeds
+  reach and that relate more strongly to them).
+- ``ppr`` (HippoRAG): personalized PageRank from those seed entities (GDS ``sourceNodes``) over a
+  projection of the resolved graph; chunks ranked by the summed rank of the entities they mention.
+- ``community`` (GraphRAG-global): GDS Leiden communities of the resolved graph, summarised (by the
+  LLM when one is configured, else extractively) and embedded; the communities closest to the
+  query give their summaries and best-connected members.
+
+Every mode returns one :class:`Context`: entities with their alias trail (the names their mentions
+carry and the decisions that joined them), relations with their source triples' descriptions,
+source chunks, and (community mode) community summaries, cut to a token budget (characters / 4).
+Triples filtered by reflection never appear: ``RELATED`` and the projections hold active triples
+only, and descriptions are read from active triples.
+
+``layer="mentions"`` asks the same question of the unresolved mention layer as an exact-string
+system would (nodes are distinct mention names): the baseline resolution is measured against.
+
+Projections and communities are rebuilt when the graph changes (``retrieve_stamp``: counts, runs,
+filtered triples), checked at most every ``stamp_ttl_s`` seconds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from kgres.db import Database
+from kgres.embed import EmbedConfig, load_encoder
+from kgres.errors import ConfigError
+
+Mode = Literal["local", "ppr", "community"]
+Layer = Literal["entities", "mentions"]
+MODES: tuple[str, ...] = Mode.__args__  # type: ignore[attr-defined]
+GRAPH_PREFIX = "kgres_retrieval_"
+PROMPT_VERSION = "answer-v1"
+COMMUNITY_PROMPT = "community-v1"
+
+
+class RetrieveConfig(BaseModel):
+    """Retrieval settings (``[retrieve]`` in the config file); a request may override them."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    mode: Mode = "local"
+    k: int = Field(5, ge=1, le=50)                      # seed entities from the vector index
+    hops: int = Field(1, ge=1, le=3)                    # local expansion (the mention layer stops at 2)
+    max_entities: int = Field(30, ge=1, le=500)
+    relations: int = Field(40, ge=0, le=1000)
+    chunks: int = Field(8, ge=0, le=200)
+    chunk_chars: int = Field(600, ge=50, le=20_000)
+    budget_tokens: int = Field(2000, ge=50, le=200_000)
+    damping: float = Field(0.5, gt=0, lt=1)             # HippoRAG's restart-heavy PPR
+    communities: int = Field(3, ge=1, le=50)
+    min_community: int = Field(3, ge=2, le=1000)
+    leiden_seed: int = 42
+    stamp_ttl_s: float = Field(5.0, ge=0, le=3600)
+
+
+class Context(BaseModel):
+    query: str
+    mode: str
+    layer: str
+    entities: list[dict[str, Any]] = []
+    relations: list[dict[str, Any]] = []
+    chunks: list[dict[str, Any]] = []
+    communities: list[dict[str, Any]] = []
+    tokens: int = 0
+    truncated: bool = False
+    ms: float = 0.0
+
+    def text(self) -> str:
+        """The context as the prompt an answering model reads (and ``kgres query`` prints)."""
+        out = []
+        if self.communities:
+            out.append("## Communities")
+            out += [f"[{c['id']}] {c.get('title') or ''}: {c.get('summary') or ''}" for c in self.communities]
+        if self.entities:
+            out.append("## Entities")
+            out += [_entity_line(e) for e in self.entities]
+        if self.relations:
+            out.append("## Relations")
+            out += [_relation_line(r) for r in self.relations]
+        if self.chunks:
+            out.append("## Sources")
+            out += [f"[{c['id']}] {c['text']}" for c in self.chunks]
+        return "\n".join(out)
+
+
+class Answer(BaseModel):
+    answer: str
+    citations: list[str] = []
+
+
+class Retriever:
+    """Retrieval over one database: holds the query encoder and the projection state, so a server
+    keeps one and answers many queries. Thread-safe."""
+
+    def __init__(self, db: Database, embed: EmbedConfig = EmbedConfig(), cfg: RetrieveConfig = RetrieveConfig(),
+                 encoder: Callable[[list[str]], list[list[float]]] | None = None, llm: Any = None) -> None:
+        self.db, self.cfg, self.llm = db, cfg, llm
+        self._embed_cfg = embed
+        self._encoder = encoder
+        self._lock = threading.Lock()
+        self._stamp: tuple[float, str] | None = None
+
+    def encode(self, query: str) -> list[float]:
+        return self._load()([query])[0]
+
+    def _load(self) -> Callable[[list[str]], list[list[float]]]:
+        if self._encoder is None:
+            with self._lock:
+                if self._encoder is None:
+                    self._encoder, _ = load_encoder(self._embed_cfg)
+        return self._encoder
+
+    def retrieve(self, query: str, layer: Layer = "entities", **overrides: Any) -> Context:
+        """The ranked, budgeted context for ``query`` (see module docstring).
+
+        Raises:
+            ConfigError: an invalid override, or the mention layer asked for a mode other than local.
+        """
+        try:
+            cfg = self.cfg.model_copy(update=overrides) if overrides else self.cfg
+            cfg = RetrieveConfig.model_validate(cfg.model_dump())
+        except ValueError as e:
+            raise ConfigError(f"invalid retrieval settings: {e}") from e
+        if not query.strip():
+            raise ConfigError("the query is empty")
+        if layer == "mentions" and cfg.mode != "local":
+            raise ConfigError("the mention layer is served in local mode only (it has no projection)")
+        self._load()  # loading the model once is not part of a query's latency
+        t = time.perf_counter()
+        vector = self.encode(query)
+        seeds = self.db.query("retrieve_seeds", vector=vector, k=cfg.k)
+        communities: list[dict] = []
+        if layer == "mentions":
+            raw = self._mentions(seeds, cfg)
+        else:
+            if cfg.mode == "local":
+                ranked = self._local(seeds, cfg)
+            elif cfg.mode == "ppr":
+                ranked = self._ppr(seeds, cfg)
+            else:
+                communities, ranked = self._community(vector, cfg)
+            raw = self._context(ranked, cfg)
+        ctx = _budget(Context(query=query, mode=cfg.mode, layer=layer, communities=communities, **raw),
+                      cfg.budget_tokens)
+        ctx.ms = round(1000 * (time.perf_counter() - t), 2)
+        return ctx
+
+    def answer(self, ctx: Context) -> Answer:
+        """An answer from the configured LLM that cites the chunk ids it used.
+
+        Raises:
+            ConfigError: no LLM is configured.
+            LLMError, BudgetExhausted: as :meth:`kgres.llm.LLM.ask`.
+        """
+        if self.llm is None:
+            raise ConfigError("no LLM configured: set KGRES_LLM_MODEL (or [llm] model) to generate answers")
+        return self.llm.ask(PROMPT_VERSION, ANSWER_SYSTEM, f"Question: {ctx.query}\n\nContext:\n{ctx.text()}", Answer)
+
+    # -- modes -------------------------------------------------------------------------------
+
+    def _local(self, seeds: list[dict], cfg: RetrieveConfig) -> list[tuple[str, float]]:
+        ranked = [(s["id"], max(0.0, s["cosine"])) for s in seeds]
+        if len(ranked) < cfg.max_entities and seeds:
+            rows = self.db.query("retrieve_local", seeds=[s["id"] for s in seeds], hops=cfg.hops,
+                                 limit=cfg.max_entities - len(ranked))
+            ranked += [(r["id"], r["reached"] / (len(seeds) + 1)) for r in rows]
+        return ranked
+
+    def _ppr(self, seeds: list[dict], cfg: RetrieveConfig) -> list[tuple[str, float]]:
+        if not seeds:
+            return []
+        graph = self.projection()
+        rows = self.db.query("retrieve_ppr", graph=graph, seeds=[s["id"] for s in seeds], limit=cfg.max_entities,
+                             damping=cfg.damping)
+        return [(r["id"], r["score"]) for r in rows]
+
+    def _community(self, vector: list[float], cfg: RetrieveConfig) -> tuple[list[dict], list[tuple[str, float]]]:
+        self.communities(cfg)
+        rows = self.db.query("retrieve_community", vector=vector, k=cfg.communities,
+                             members=max(1, cfg.max_entities // cfg.communities))
+        ranked: dict[str, float] = {}
+        for r in rows:
+            for i, m in enumerate(r["members"]):
+                ranked.setdefault(m, max(0.0, r["cosine"]) / (i + 1))
+        communities = [{k: r[k] for k in ("id", "title", "summary", "summarized_by", "size", "cosine")} for r in rows]
+        return communities, list(ranked.items())
+
+    def _context(self, ranked: list[tuple[str, float]], cfg: RetrieveConfig) -> dict[str, Any]:
+        if not ranked:
+            return {"entities": [], "relations": [], "chunks": []}
+        ids = [i for i, _ in ranked]
+        row = self.db.query("retrieve_context", ids=ids, weights=[float(w) for _, w in ranked],
+                            relations=cfg.relations, chunks=cfg.chunks, chars=cfg.chunk_chars)[0]
+        entities = sorted(row["entities"], key=lambda e: e["rank"])
+        return {"entities": entities, "relations": row["relations"], "chunks": row["chunks"]}
+
+    def _mentions(self, seeds: list[dict], cfg: RetrieveConfig) -> dict[str, Any]:
+        names = [r["n"] for r in self.db.run(
+            "UNWIND $ids AS id MATCH (e:Entity {id: id}) RETURN e.norm_name AS n", ids=[s["id"] for s in seeds])]
+        if not names:
+            return {"entities": [], "relations": [], "chunks": []}
+        row = self.db.query("retrieve_mentions", names=names, hops=min(cfg.hops, 2), limit=cfg.max_entities,
+                            relations=cfg.relations, chunks=cfg.chunks, chars=cfg.chunk_chars)[0]
+        return {"entities": row["entities"], "relations": row["relations"], "chunks": row["chunks"]}
+
+    # -- derived state -------------------------------------------------------------------------
+
+    def stamp(self) -> str:
+        """A fingerprint of what projections and communities depend on (cached ``stamp_ttl_s``)."""
+        now = time.monotonic()
+        cached = self._stamp
+        if cached and now - cached[0] < self.cfg.stamp_ttl_s:
+            return cached[1]
+        row = self.db.query("retrieve_stamp")[0]
+        value = hashlib.sha1(repr(sorted(row.items())).encode()).hexdigest()[:12]
+        self._stamp = (now, value)
+        return value
+
+    def projection(self) -> str:
+        """The name of the current retrieval projection, projecting it (and dropping stale ones) if needed."""
+        name = GRAPH_PREFIX + self.stamp()
+        with self._lock:
+            existing = {r["name"] for r in self.db.query("retrieve_graphs", prefix=GRAPH_PREFIX)}
+            if name not in existing:
+                for old in existing:
+                    self.db.query("components_drop", graph=old)
+                self.db.query("retrieve_project", graph=name)
+        return name
+
+    def communities(self, cfg: RetrieveConfig | None = None, force: bool = False) -> dict[str, Any]:
+        """Build the Leiden communities, their summaries and embeddings, unless current ones exist."""
+        cfg = cfg or self.cfg
+        stamp = self.stamp()
+        current = self.db.query("communities_stamp")[0]
+        if current["stamp"] == stamp and not force:
+            return {"built": False, "communities": current["communities"]}
+        graph = self.projection()
+        with self._lock:
+            self.db.query("communities_drop")
+            leiden = self.db.query("communities_leiden", graph=graph, seed=cfg.leiden_seed)[0]
+            built = self.db.query("communities_build", min_size=cfg.min_community, stamp=stamp)[0]["communities"]
+            summarized_by = f"llm:{self.llm.model}" if self.llm is not None else "extractive"
+            while page := self.db.query("communities_page", limit=200, relations=8):
+                rows = [dict(id=p["id"], **_community_summary(p, self.llm), summarized_by=summarized_by) for p in page]
+                vectors = self._encode_many([r["title"] + ": " + r["summary"] for r in rows])
+                self.db.write("communities_write", rows=[dict(r, embedding=v) for r, v in zip(rows, vectors)])
+        return {"built": True, "communities": built, "leiden_communities": leiden["communities"],
+                "modularity": leiden["modularity"]}
+
+    def _encode_many(self, texts: list[str]) -> list[list[float]]:
+        return self._load()(texts)
+
+
+ANSWER_SYSTEM = (
+    "Answer the question from the context only (entities, relations, sources). Cite the source ids you "
+    "used, as written in square brackets. If the context does not answer it, say so. Reply with one JSON "
+    "object: {\"answer\": text, \"citations\": [source ids]}.")
+COMMUNITY_SYSTEM = (
+    "Summarise this community of a knowledge graph in one paragraph: who or what is in it and how they "
+    "relate. Use only the records given. Reply with one JSON object: {\"title\": a few words, \"summary\": "
+    "one paragraph}.")
+
+
+class CommunitySummary(BaseModel):
+    title: str
+    summary: str
+
+
+def _community_summary(page: dict, llm: Any) -> dict[str, str]:
+    members = [m["name"] for m in page["members"]]
+    extractive = {"title": ", ".join(members[:3]),
+                  "summary": f"{page['size']} entities, among them {', '.join(members)}. "
+                             + "; ".join(page["relations"])}
+    if llm is None:
+        return extractive
+    from kgres.errors import KgresError
+
+    records = "\n".join(f"- {m['name']} ({m.get('type') or 'unknown'}): {m.get('description') or ''}"
+                        for m in page["members"]) + "\nRelations:\n" + "\n".join(page["relations"])
+    try:
+        s = llm.ask(COMMUNITY_PROMPT, COMMUNITY_SYSTEM, records, CommunitySummary)
+    except KgresError:
+        return extractive  # a failed summary falls back to the extractive one (summarized_by says which)
+    return {"title": s.title, "summary": s.summary}
+
+
+def _entity_line(e: dict) -> str:
+    line = f"[{e['id']}] {e['name']} ({e.get('type') or 'unknown'})"
+    if e.get("description"):
+        line += f": {e['description']}"
+    others = [a for a in e.get("alias_trail") or [] if a["alias"] != e["name"]]
+    if others:
+        line += " | also: " + ", ".join(
+            f"{a['alias']} ({a['method'] or 'ingest'}, {a['confidence'] if a['confidence'] is not None else 1:.2f})"
+            for a in others)
+    return line
+
+
+def _relation_line(r: dict) -> str:
+    line = f"{r['source_name']} -{r['predicate']}-> {r['target_name']}"
+    return line + (f": {' / '.join(r['descriptions'])}" if r.get("descriptions") else "")
+
+
+def _tokens(text: str) -> int:
+    return max(1, len(text) // 4)
+
+
+def _budget(ctx: Context, budget: int) -> Context:
+    """Cut the context to ``budget`` tokens: communities first, then entities, relations and chunks
+    each up to a share of the budget, then whatever still fits, in rank order."""
+    shares = (("communities", 0.25, lambda c: f"{c.get('title')}: {c.get('summary')}"),
+              ("entities", 0.25, _entity_line), ("relations", 0.25, _relation_line),
+              ("chunks", 1.0, lambda c: c["text"]))
+    kept: dict[str, list] = {name: [] for name, _, _ in shares}
+    used, truncated = 0, False
+    rest: list[tuple[str, Any, int]] = []
+    for name, share, render in shares:
+        cap = used + share * budget if name != "chunks" else budget
+        for item in getattr(ctx, name):
+            cost = _tokens(render(item))
+            if used + cost <= cap:
+                kept[name].append(item)
+                used += cost
+            else:
+                rest.append((name, item, cost))
+    for name, item, cost in rest:  # leftovers fill what the others did not use, in order
+        if used + cost <= budget:
+            kept[name].append(item)
+            used += cost
+        else:
+            truncated = True
+    return ctx.model_copy(update={**kept, "tokens": used, "truncated": truncated})

@@ -1,0 +1,194 @@
+"""Retrieval from the real database: every mode finds what only resolution joins, filtered triples
+never appear, the HTTP API answers and refuses clearly, and the Cypher files run from plain Cypher."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from kgres import cypher, ingest
+from kgres.errors import ConfigError
+from kgres.merge import refresh
+from kgres.resolve import resolve
+from kgres.retrieve import Retriever
+from tests.graphs import free_port, write_jsonl
+
+# The Baker Street lodger: chunk c1 says who lodges at Baker Street (as "Sherlock Holmes"), chunk c2
+# what he plays (as "Mr. Holmes"). Only resolution joins the two, so only then does a question
+# about the lodger's instrument reach c2. A second, unrelated household gives the modes a choice.
+CHUNKS = {"c1": "Sherlock Holmes lodges at 221B Baker Street with Dr. Watson.",
+          "c2": "Mr. Holmes played the violin late into the night.",
+          "c3": "Sherlock Holmes kept his tobacco in a Persian slipper.",
+          "c4": "Mycroft Holmes spent his evenings at the Diogenes Club in Pall Mall.",
+          "c5": "The Diogenes Club forbids talking."}
+MENTIONS = [("s1", "Sherlock Holmes", "PERSON", "c1"), ("b1", "Baker Street", "GEO", "c1"),
+            ("w1", "Dr. Watson", "PERSON", "c1"), ("s2", "Mr. Holmes", "PERSON", "c2"),
+            ("v1", "violin", "INSTRUMENT", "c2"), ("s3", "Sherlock Holmes", "PERSON", "c3"),
+            ("p1", "Persian slipper", "OBJECT", "c3"), ("m1", "Mycroft Holmes", "PERSON", "c4"),
+            ("d1", "Diogenes Club", "ORGANIZATION", "c4"), ("pm", "Pall Mall", "GEO", "c4"),
+            ("d2", "Diogenes Club", "ORGANIZATION", "c5"), ("t1", "talking", "CONCEPT", "c5")]
+TRIPLES = [("t-lodges", "s1", "LODGES_AT", "b1", "c1", "Holmes lodges at 221B Baker Street."),
+           ("t-watson", "s1", "SHARES_ROOMS_WITH", "w1", "c1", "Holmes shares rooms with Watson."),
+           ("t-violin", "s2", "PLAYS", "v1", "c2", "Holmes plays the violin."),
+           ("t-slipper", "s3", "KEEPS_TOBACCO_IN", "p1", "c3", "Holmes keeps tobacco in a slipper."),
+           ("t-club", "m1", "MEMBER_OF", "d1", "c4", "Mycroft is a member of the Diogenes Club."),
+           ("t-mall", "d1", "LOCATED_IN", "pm", "c4", "The club is in Pall Mall."),
+           ("t-talk", "d2", "FORBIDS", "t1", "c5", "The club forbids talking.")]
+QUESTION = "Which instrument does the Baker Street lodger play?"
+
+
+def lodger(tmp_path: Path) -> Path:
+    recs = [{"kind": "chunk", "id": c, "document_id": "d", "text": t} for c, t in CHUNKS.items()]
+    recs += [{"kind": "mention", "id": i, "name": n, "type": ty, "chunk_id": c} for i, n, ty, c in MENTIONS]
+    recs += [{"kind": "triple", "id": i, "subject": s, "predicate": p, "object": o, "chunk_id": c, "description": d}
+             for i, s, p, o, c, d in TRIPLES]
+    return write_jsonl(tmp_path / "lodger.jsonl", recs)
+
+
+@pytest.fixture
+def resolved(db, tmp_path):
+    ingest.ingest(db, "jsonl", lodger(tmp_path))
+    resolve(db)
+    return db
+
+
+def names(ctx) -> set[str]:
+    return {e["name"] for e in ctx.entities}
+
+
+def chunk_ids(ctx) -> set[str]:
+    return {c["id"] for c in ctx.chunks}
+
+
+def test_local_mode_reaches_what_only_resolution_joins(resolved):
+    r = Retriever(resolved)
+    after = r.retrieve(QUESTION, k=1, hops=2)
+    assert after.entities[0]["name"] == "Baker Street"                         # the seed
+    assert {"Sherlock Holmes", "violin"} <= names(after)
+    assert "jsonl:c2" in chunk_ids(after)                                     # the violin passage
+    sherlock = next(e for e in after.entities if e["name"] == "Sherlock Holmes")
+    assert {a["alias"] for a in sherlock["alias_trail"]} >= {"Sherlock Holmes", "Mr. Holmes"}
+    assert any(a["method"] == "rules" and a["run_id"] for a in sherlock["alias_trail"])
+    plays = [x for x in after.relations if x["predicate"] == "PLAYS"]
+    assert plays and plays[0]["descriptions"] == ["Holmes plays the violin."]
+    before = r.retrieve(QUESTION, layer="mentions", k=1, hops=2)              # exact-string layer
+    assert "violin" not in names(before) and "jsonl:c2" not in chunk_ids(before)
+    assert "sherlock holmes" in names(before)                                 # it got as far as the name
+
+
+def test_ppr_and_community_modes(resolved):
+    r = Retriever(resolved)
+    ppr = r.retrieve(QUESTION, mode="ppr", k=1)
+    assert ppr.entities[0]["name"] == "Baker Street" and "violin" in names(ppr)
+    assert "jsonl:c2" in chunk_ids(ppr)
+    assert "Diogenes Club" not in names(ppr)                                   # not reachable from the seed
+    built = r.communities()
+    assert built["built"] and built["communities"] >= 1
+    assert r.communities()["built"] is False                                   # current: not rebuilt
+    com = r.retrieve("Baker Street lodger and his violin", mode="community")
+    assert com.communities and com.communities[0]["summarized_by"] == "extractive"
+    top = com.communities[0]
+    assert "Sherlock Holmes" in top["summary"] and top["size"] >= 3
+    assert {"Sherlock Holmes", "violin"} <= names(com)
+
+
+def test_filtered_triples_never_appear(resolved):
+    resolved.run("MATCH ()-[t:RELATES {source_key: 't-violin'}]->() SET t.status = 'filtered'")
+    refresh(resolved, [r["id"] for r in resolved.run("MATCH (e:Entity) RETURN e.id AS id")])
+    r = Retriever(resolved)
+    for mode in ("local", "ppr"):
+        ctx = r.retrieve(QUESTION, mode=mode, k=1, hops=2)
+        assert "violin" not in names(ctx), mode
+        assert not any(x["predicate"] == "PLAYS" for x in ctx.relations), mode
+    before = r.retrieve("violin", layer="mentions", k=3, hops=2)
+    assert not any(x["predicate"] == "PLAYS" for x in before.relations)
+    assert resolved.run("MATCH ()-[t:RELATES {status: 'filtered'}]->() RETURN count(t) AS n")[0]["n"] == 1  # kept
+
+
+def test_budget_and_bad_requests(resolved):
+    r = Retriever(resolved)
+    small = r.retrieve(QUESTION, k=3, hops=2, budget_tokens=60)
+    assert small.truncated and small.tokens <= 60
+    with pytest.raises(ConfigError, match="local mode only"):
+        r.retrieve(QUESTION, layer="mentions", mode="ppr")
+    with pytest.raises(ConfigError, match="hops"):
+        r.retrieve(QUESTION, hops=9)
+    with pytest.raises(ConfigError, match="empty"):
+        r.retrieve("   ")
+
+
+def test_the_cypher_files_run_from_plain_cypher(resolved, neo4j_target):
+    """What a user would paste into Cypher Shell: the seed and expansion files, with parameters."""
+    from neo4j import GraphDatabase
+
+    vector = Retriever(resolved).encode(QUESTION)
+    with GraphDatabase.driver(neo4j_target.uri, auth=(neo4j_target.user, neo4j_target.password or "")) as driver:
+        with driver.session(database=neo4j_target.database) as s:
+            seeds = s.run(cypher.load("retrieve_seeds"), vector=vector, k=1).data()
+            around = s.run(cypher.load("retrieve_local"), seeds=[seeds[0]["id"]], hops=2, limit=10).data()
+            ids = [seeds[0]["id"]] + [x["id"] for x in around]
+            ctx = s.run(cypher.load("retrieve_context"), ids=ids, weights=[1.0] * len(ids), relations=10,
+                        chunks=3, chars=100).single()
+    assert {e["name"] for e in ctx["entities"]} >= {"Baker Street", "Sherlock Holmes", "violin"}
+
+
+def _http(method: str, url: str, body: dict | None = None, token: str | None = None) -> tuple[int, dict]:
+    req = urllib.request.Request(url, method=method, data=json.dumps(body).encode() if body is not None else None,
+                                 headers={"content-type": "application/json",
+                                          **({"authorization": f"Bearer {token}"} if token else {})})
+    try:
+        with urllib.request.urlopen(req, timeout=60) as resp:
+            return resp.status, json.loads(resp.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+def test_http_api_answers_and_rejects_bad_requests(resolved):
+    from kgres.serve import Server, create_app
+
+    r = Retriever(resolved)
+    with Server(create_app(resolved, r), port=free_port()) as server:
+        assert _http("GET", server.url + "/health") == (200, {"status": "ok", "version": _version(),
+                                                              "entities": _entities(resolved)})
+        status, body = _http("POST", server.url + "/retrieve", {"query": QUESTION, "k": 1, "hops": 2})
+        assert status == 200 and {"Sherlock Holmes", "violin"} <= {e["name"] for e in body["entities"]}
+        sherlock = next(e["id"] for e in body["entities"] if e["name"] == "Sherlock Holmes")
+        status, body = _http("GET", f"{server.url}/entities/{sherlock}")
+        assert status == 200 and {m["name"] for m in body["mentions"]} >= {"Sherlock Holmes", "Mr. Holmes"}
+        assert _http("GET", server.url + "/entities/nope")[0] == 404
+        for bad in ({}, {"query": ""}, {"query": "x", "mode": "bogus"}, {"query": "x", "k": 0},
+                    {"query": "x", "colour": "red"}):
+            status, body = _http("POST", server.url + "/retrieve", bad)
+            assert status == 422 and body["detail"], bad
+        status, body = _http("POST", server.url + "/retrieve", {"query": "x", "layer": "mentions", "mode": "ppr"})
+        assert status == 400 and "local mode only" in body["detail"]
+        status, body = _http("POST", server.url + "/retrieve", {"query": "x", "answer": True})
+        assert status == 400 and "no LLM configured" in body["detail"]
+        status, schema = _http("GET", server.url + "/openapi.json")
+        assert status == 200 and {"/retrieve", "/entities/{entity_id}", "/health"} <= set(schema["paths"])
+
+
+def test_http_token_and_bind_rules(resolved):
+    from kgres.serve import Server, check_bind, create_app
+
+    with Server(create_app(resolved, Retriever(resolved), token="s3cret"), port=free_port()) as server:
+        assert _http("GET", server.url + "/health")[0] == 401
+        assert _http("GET", server.url + "/health", token="wrong")[0] == 401
+        assert _http("GET", server.url + "/health", token="s3cret")[0] == 200
+    check_bind("127.0.0.1", None)
+    with pytest.raises(ConfigError, match="KGRES_SERVE_TOKEN"):
+        check_bind("0.0.0.0", None)
+    check_bind("0.0.0.0", "s3cret")
+
+
+def _version() -> str:
+    from kgres import __version__
+    return __version__
+
+
+def _entities(db) -> int:
+    return db.run("MATCH (e:Entity) RETURN count(e) AS n")[0]["n"]
