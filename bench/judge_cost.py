@@ -11,6 +11,7 @@ Tokens are estimated as characters / 4 of the real prompts kgres sends.
 from __future__ import annotations
 
 import argparse
+from collections import Counter
 import json
 import re
 import sys
@@ -31,15 +32,17 @@ from tests.openai_server import OpenAIServer  # noqa: E402
 
 
 def oracle(db, gold: dict[str, str]):
-    """Answer 'same' when the two entities' mentions share a gold cluster, else 'different'."""
-    def clusters_of(name: str) -> set[str]:
-        rows = db.run("MATCH (m:Mention)-[:REFERS_TO]->(e:Entity {name: $n}) RETURN m.source_key AS k", n=name)
-        return {gold[r["k"]] for r in rows if r["k"] in gold}
+    """Answer 'same' when the two entities' mentions mostly belong to one gold cluster, else 'different'
+    (the entities are read by the id each record carries)."""
+    def majority(entity_id: str) -> str | None:
+        rows = db.run("MATCH (m:Mention)-[:REFERS_TO]->(:Entity {id: $id}) RETURN m.source_key AS k", id=entity_id)
+        clusters = Counter(gold[r["k"]] for r in rows if r["k"] in gold)
+        return clusters.most_common(1)[0][0] if clusters else None
 
     def answer(body) -> str:
         prompt = body["messages"][1]["content"]
-        a, b = re.findall(r"^Entity [AB]: (.*) \(type: ", prompt, re.MULTILINE)[:2]
-        same = bool(clusters_of(a) & clusters_of(b))
+        a, b = re.findall(r"^  id: (.*)$", prompt, re.MULTILINE)[:2]
+        same = majority(a) is not None and majority(a) == majority(b)
         return json.dumps({"decision": "same" if same else "different", "confidence": 0.95, "evidence": ["gold"]})
     return answer
 
@@ -50,9 +53,39 @@ def quality(db, gold):
     return [round(pw["p"], 4), round(pw["r"], 4), round(pw["f1"], 4), round(b3["f1"], 4), pw["false_merges"]]
 
 
+def measure(db, gold: dict[str, str], candidate_pairs: int, sample: int) -> None:
+    """Judge up to ``sample`` review pairs (best score first) with the oracle over real HTTP and print
+    what reaches the LLM, calls and tokens per 1,000 candidate pairs, and quality before and after."""
+    before = quality(db, gold)
+    review = db.run("MATCH (a:Entity)-[c:CANDIDATE {band: 'review'}]->(b:Entity) WHERE c.decision IS NULL "
+                    "RETURN count(DISTINCT [a.id, b.id]) AS n")[0]["n"]
+    with OpenAIServer() as server:
+        server.chat = oracle(db, gold)
+        llm = client(db, LLMSettings(model="oracle", base_url=server.base_url, concurrency=4))
+        t = time.perf_counter()
+        j = judge(db, llm, limit=sample)
+        secs = time.perf_counter() - t
+    after = quality(db, gold)
+    pairs = candidate_pairs
+    tokens = j.usage.prompt_tokens + j.usage.completion_tokens
+    per_call = tokens / max(1, j.usage.calls)
+    calls_per_1k = 1000 * review / max(1, pairs)  # one call per pending review pair (answers are cached)
+    print(f"\n{pairs:,} candidate pairs scored; {review:,} distinct pairs of current entities wait in the review "
+          f"band: {review / max(1, pairs):.1%} of candidates reach the LLM, {1 - review / max(1, pairs):.1%} never do")
+    print(f"judge on {j.pairs:,} of them (best score first): {j.usage.calls:,} calls, {tokens:,} tokens "
+          f"({per_call:,.0f} per call) in {secs:.0f}s; merged {j.merged}, kept apart {j.rejected}, blocked by "
+          f"rules {j.blocked_by_rules}, left {j.left_in_review}, failed {j.failed}")
+    print(f"per 1,000 candidate pairs: {calls_per_1k:.1f} calls and {calls_per_1k * per_call:,.0f} tokens "
+          f"(review share x measured tokens per call)")
+    print_table("quality before and after the judge (oracle answers)",
+                ["stage", "pair P", "pair R", "pair F1", "B3 F1", "false-merge pairs"],
+                [["rules + embeddings", *before], [f"+ judge ({j.pairs:,} pairs)", *after]])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--mentions", type=int, default=100_000)
+    ap.add_argument("--sample", type=int, default=2000, help="review pairs to judge (best score first)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         path, gold_path = Path(tmp) / "g.jsonl", Path(tmp) / "g.gold.jsonl"
@@ -61,26 +94,7 @@ def main() -> None:
         with bench_database() as db:
             ingest.ingest(db, "jsonl", path)
             stats = resolve(db)
-            before = quality(db, gold)
-            review = db.run("MATCH (:Entity)-[c:CANDIDATE {band: 'review'}]->(:Entity) RETURN count(c) AS n")[0]["n"]
-            with OpenAIServer() as server:
-                server.chat = oracle(db, gold)
-                llm = client(db, LLMSettings(model="oracle", base_url=server.base_url, concurrency=4))
-                t = time.perf_counter()
-                j = judge(db, llm, limit=1_000_000)
-                secs = time.perf_counter() - t
-            after = quality(db, gold)
-    pairs = stats.candidate_pairs
-    tokens = j.usage.prompt_tokens + j.usage.completion_tokens
-    print(f"\n{args.mentions:,} mentions: {pairs:,} candidate pairs, {review:,} in the review band "
-          f"({review / max(1, pairs):.1%} reach the LLM, {1 - review / max(1, pairs):.1%} never do)")
-    print(f"judge: {j.pairs:,} pairs, {j.usage.calls:,} calls, {tokens:,} tokens in {secs:.0f}s; "
-          f"{1000 * j.usage.calls / max(1, pairs):.1f} calls and {1000 * tokens / max(1, pairs):,.0f} tokens "
-          f"per 1,000 candidate pairs; merged {j.merged}, kept apart {j.rejected}, blocked by rules "
-          f"{j.blocked_by_rules}, left {j.left_in_review}")
-    print_table("quality before and after the judge (oracle answers)",
-                ["stage", "pair P", "pair R", "pair F1", "B3 F1", "false-merge pairs"],
-                [["rules + embeddings", *before], ["+ judge", *after]])
+            measure(db, gold, stats.candidate_pairs, args.sample)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,11 @@
 """Resolution at scale on a generated noisy graph with gold: quality, candidate pairs per entity,
 time and the slowest stages of kgres next to every baseline strategy, in one process.
 
-    python bench/resolve_scale.py [--mentions 100000] [--strategies default,exact]
+    python bench/resolve_scale.py [--mentions 100000] [--strategies exact,default] [--after judge,latency]
+
+With ``--after``, the last strategy's run is kept (run default last) and the judge cost
+(bench/judge_cost.py) and retrieval latency (bench/retrieve_latency.py) are measured on its
+resolved graph, saving a second resolution of the same graph.
 
 Runs on its own temporary managed Neo4j.
 """
@@ -17,6 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import bench_database, peak_rss_mib, print_table  # noqa: E402
+from bench import judge_cost, retrieve_latency  # noqa: E402
 from bench.compare import HEADER, compare  # noqa: E402
 from kgres import ingest  # noqa: E402
 from kgres.synth import generate, gold_of  # noqa: E402
@@ -26,8 +31,10 @@ from kgres.resolve import STRATEGIES  # noqa: E402
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--mentions", type=int, default=100_000)
-    ap.add_argument("--strategies", default=",".join(STRATEGIES),
-                    help="comma-separated, run in this order (default: all)")
+    ap.add_argument("--strategies", default=",".join(STRATEGIES[1:] + STRATEGIES[:1]),
+                    help="comma-separated, run in this order (default: all, default last)")
+    ap.add_argument("--after", default="", help="comma-separated: judge, latency (on the last run's graph)")
+    ap.add_argument("--judge-sample", type=int, default=2000)
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         path, gold_path = Path(tmp) / "synth.jsonl", Path(tmp) / "gold.jsonl"
@@ -37,10 +44,16 @@ def main() -> None:
             t = time.perf_counter()
             ing = ingest.ingest(db, "jsonl", path, source="synth")
             t_ingest = time.perf_counter() - t
-            rows = compare(db, gold, tuple(args.strategies.split(",")))
-    print(f"\n{args.mentions:,} mentions of {len(set(gold.values())):,} real entities; ingest {t_ingest:.0f}s "
-          f"({ing.triples:,} triples); peak Python RSS {peak_rss_mib():.0f} MiB")
-    print_table("quality vs gold, each strategy a recorded run rolled back before the next", HEADER, rows)
+            after = [a for a in args.after.split(",") if a]
+            runs: list = []
+            rows = compare(db, gold, tuple(args.strategies.split(",")), keep_last=bool(after), stats_out=runs)
+            print(f"\n{args.mentions:,} mentions of {len(set(gold.values())):,} real entities; ingest "
+                  f"{t_ingest:.0f}s ({ing.triples:,} triples); peak Python RSS {peak_rss_mib():.0f} MiB")
+            print_table("quality vs gold, each strategy a recorded run rolled back before the next", HEADER, rows)
+            if "judge" in after:
+                judge_cost.measure(db, gold, runs[-1].candidate_pairs, args.judge_sample)
+            if "latency" in after:
+                retrieve_latency.measure(db)
 
 
 if __name__ == "__main__":

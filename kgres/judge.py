@@ -27,7 +27,7 @@ from kgres.decide import ReviewPair, decide, review
 from kgres.llm import LLM, Usage, ask_each
 from kgres.score import Side, compare
 
-PROMPT_VERSION = "judge-v1"
+PROMPT_VERSION = "judge-v2"  # v2: each record carries its entity id
 SYSTEM = (
     "You resolve entities in a knowledge graph extracted from text. Given two entity records, decide "
     "whether they denote the same real-world thing. Use the names, types, descriptions, source excerpts "
@@ -105,7 +105,7 @@ def _context(db: Database, entity_id: str) -> dict:
 
 def _prompt(a: dict, b: dict) -> str:
     def block(label: str, e: dict) -> str:
-        lines = [f"{label}: {e.get('name')} (type: {e.get('type') or 'unknown'})"]
+        lines = [f"{label}: {e.get('name')} (type: {e.get('type') or 'unknown'})", f"  id: {e.get('id')}"]
         if e.get("aliases"):
             lines.append("  also called: " + "; ".join(e["aliases"][:10]))
         if e.get("description"):

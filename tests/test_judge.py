@@ -56,7 +56,7 @@ def test_verdicts_merge_reject_and_are_recorded(graph):
     assert (stats.merged, stats.rejected, stats.failed) == (1, 1, 0)
     assert entity_of(db, "a1") == entity_of(db, "a2") and entity_of(db, "b1") != entity_of(db, "b2")
     moved = db.run("MATCH (:Mention)-[r:REFERS_TO {method: 'llm'}]->() RETURN r.decided_by AS by, r.evidence AS ev")
-    assert len(moved) == 1 and moved[0]["by"] == "llm:test-model" and "judge-v1" in moved[0]["ev"]
+    assert len(moved) == 1 and moved[0]["by"] == "llm:test-model" and "judge-v2" in moved[0]["ev"]
     nsa = db.run("MATCH ()-[n:NOT_SAME_AS]->() RETURN n.decided_by AS by, n.reason AS why")
     assert nsa[0]["by"] == "llm:test-model" and "gang of boys" in nsa[0]["why"]
     assert db.run("MATCH ()-[c:CANDIDATE]->() WHERE c.judge IS NOT NULL RETURN count(c) AS n")[0]["n"] >= 2

@@ -1,0 +1,130 @@
+"""Retrieval latency on a resolved generated graph: p50/p95/p99 per mode with concurrent clients,
+next to the same local query on the unresolved mention layer, and through the HTTP API.
+
+    python bench/retrieve_latency.py [--mentions 100000] [--queries 200] [--clients 1,4]
+
+Latency is end to end inside kgres: encoding the question (MiniLM on the CPU) plus the Cypher round
+trips; the HTTP row adds FastAPI and the loopback socket. Runs on its own temporary managed Neo4j.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.common import bench_database, print_table  # noqa: E402
+from kgres import ingest  # noqa: E402
+from kgres.resolve import resolve  # noqa: E402
+from kgres.retrieve import Retriever  # noqa: E402
+from kgres.synth import generate  # noqa: E402
+
+TEMPLATES = ["Who works with {}?", "What does {} use?", "Where is {} located?", "Who founded {}?"]
+
+
+def questions(db, n: int) -> list[str]:
+    """``n`` deterministic questions about well-mentioned entities of the graph."""
+    names = [r["n"] for r in db.run("MATCH (e:Entity) WHERE e.mention_count >= 2 "
+                                    "RETURN e.name AS n ORDER BY e.id LIMIT $n", n=n)]
+    return [TEMPLATES[i % len(TEMPLATES)].format(name) for i, name in enumerate(names)]
+
+
+def _percentiles(ms: list[float]) -> list[float]:
+    q = statistics.quantiles(ms, n=100, method="inclusive")
+    return [round(q[49], 1), round(q[94], 1), round(q[98], 1)]
+
+
+def _run(call, qs: list[str], clients: int) -> tuple[list[float], float]:
+    """Latencies (ms) of ``call(q)`` over ``qs`` split across ``clients`` threads, and queries per second."""
+    out: list[float] = []
+    lock = threading.Lock()
+
+    def worker(part: list[str]) -> None:
+        mine = []
+        for q in part:
+            t = time.perf_counter()
+            call(q)
+            mine.append(1000 * (time.perf_counter() - t))
+        with lock:
+            out.extend(mine)
+
+    threads = [threading.Thread(target=worker, args=(qs[i::clients],)) for i in range(clients)]
+    t = time.perf_counter()
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    return out, len(qs) / (time.perf_counter() - t)
+
+
+def measure(db, n_queries: int = 200, clients: tuple[int, ...] = (1, 4)) -> None:
+    """Print the latency table for the database's current (resolved) graph."""
+    r = Retriever(db)
+    r.encode("warm up")
+    t = time.perf_counter()
+    r.projection()
+    t_proj = time.perf_counter() - t
+    t = time.perf_counter()
+    built = r.communities()
+    t_comm = time.perf_counter() - t
+    qs = questions(db, n_queries)
+    encode_ms, _ = _run(r.encode, qs[:50], 1)
+    cases = [("local", "entities", lambda q: r.retrieve(q)),
+             ("local", "mentions (unresolved)", lambda q: r.retrieve(q, layer="mentions")),
+             ("ppr", "entities", lambda q: r.retrieve(q, mode="ppr")),
+             ("community", "entities", lambda q: r.retrieve(q, mode="community"))]
+    rows = []
+    for mode, layer, call in cases:
+        for q in qs[:10]:
+            call(q)  # warm the page cache and query plans
+        for c in clients:
+            ms, qps = _run(call, qs, c)
+            rows.append([mode, layer, c, *_percentiles(ms), round(qps, 1)])
+    from kgres.serve import Server, create_app
+    from tests.graphs import free_port
+
+    with Server(create_app(db, r), port=free_port()) as server:
+        def http(q: str) -> None:
+            req = urllib.request.Request(server.url + "/retrieve", data=json.dumps({"query": q}).encode(),
+                                         headers={"content-type": "application/json"})
+            with urllib.request.urlopen(req, timeout=60) as resp:
+                resp.read()
+        for q in qs[:10]:
+            http(q)
+        for c in clients:
+            ms, qps = _run(http, qs, c)
+            rows.append(["local over HTTP", "entities", c, *_percentiles(ms), round(qps, 1)])
+    entities = db.run("MATCH (e:Entity) RETURN count(e) AS n")[0]["n"]
+    mentions = db.run("MATCH (m:Mention) RETURN count(m) AS n")[0]["n"]
+    print(f"\nretrieval on {entities:,} entities ({mentions:,} mentions): {len(qs)} questions per row; "
+          f"projection {t_proj:.1f}s, {built['communities']:,} communities built in {t_comm:.0f}s; "
+          f"question encoding alone p50 {statistics.median(encode_ms):.1f} ms")
+    print_table("latency per query, ms (encode + Cypher), clients in parallel threads",
+                ["mode", "layer", "clients", "p50", "p95", "p99", "queries/s"], rows)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--mentions", type=int, default=100_000)
+    ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--clients", default="1,4")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        path, gold_path = Path(tmp) / "g.jsonl", Path(tmp) / "g.gold.jsonl"
+        generate(path, gold_path, args.mentions)
+        with bench_database() as db:
+            ingest.ingest(db, "jsonl", path)
+            resolve(db)
+            measure(db, args.queries, tuple(int(c) for c in args.clients.split(",")))
+
+
+if __name__ == "__main__":
+    main()
