@@ -192,3 +192,66 @@ def _version() -> str:
 
 def _entities(db) -> int:
     return db.run("MATCH (e:Entity) RETURN count(e) AS n")[0]["n"]
+
+
+def _scripted(position_biased: bool):
+    """Answers name what their context holds; the comparison judge either always prefers the answer it
+    reads first (position bias) or prefers the answer that found the violin."""
+    def chat(body) -> str:
+        system, user = body["messages"][0]["content"], body["messages"][1]["content"]
+        if system.startswith("Answer the question"):
+            found = "violin" in user
+            return json.dumps({"answer": "The lodger plays the violin." if found else "Unknown from the context.",
+                               "citations": ["jsonl:c2"] if found else []})
+        if position_biased:
+            pick = "1"
+        else:
+            first = user.split("Answer 1:")[1].split("Answer 2:")[0]
+            pick = "1" if "violin" in first else "2"
+        return json.dumps({c: pick for c in ("comprehensiveness", "diversity", "empowerment", "overall")})
+    return chat
+
+
+@pytest.mark.parametrize("biased,expected", [(False, 1.0), (True, 0.5)])
+def test_eval_answers_both_orders_cancel_position_bias(resolved, biased, expected):
+    from kgres.eval_answers import evaluate
+    from kgres.llm import LLMSettings, client
+    from tests.openai_server import OpenAIServer
+
+    with OpenAIServer() as server:
+        server.chat = _scripted(biased)
+        llm = client(resolved, LLMSettings(model="test-model", base_url=server.base_url))
+        r = Retriever(resolved, llm=llm)
+        out = evaluate(r, llm, [{"id": "q1", "question": QUESTION}], k=1, hops=2)
+    assert out.comparisons == 2 and out.failed == 0
+    assert out.win_rate == {c: expected for c in ("comprehensiveness", "diversity", "empowerment", "overall")}
+    assert out.results[0]["after"] == "The lodger plays the violin."
+    assert out.results[0]["before"] == "Unknown from the context."
+
+
+def test_cli_query_and_eval_answers(resolved, neo4j_env, monkeypatch, tmp_path):
+    from click.testing import CliRunner
+
+    from kgres.cli import main
+    from tests.openai_server import OpenAIServer
+
+    monkeypatch.delenv("KGRES_LLM_MODEL", raising=False)
+    out = CliRunner().invoke(main, ["query", QUESTION, "--k", "1", "--hops", "2", "--json"], catch_exceptions=False)
+    body = json.loads(out.stdout)
+    assert out.exit_code == 0 and body["answer"] is None and "violin" in {e["name"] for e in body["entities"]}
+    qfile = tmp_path / "q.jsonl"
+    qfile.write_text(json.dumps({"question": QUESTION}) + "\n")
+    out = CliRunner().invoke(main, ["eval", "answers", "--questions", str(qfile)], catch_exceptions=False)
+    assert out.exit_code == 0 and "no LLM configured" in out.stderr
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"chain": ["a", "b"]}\n')
+    out = CliRunner().invoke(main, ["eval", "answers", "--questions", str(bad)])
+    assert out.exit_code == 1 and "question" in out.stderr and "line 1" in out.stderr
+    with OpenAIServer() as server:
+        server.chat = _scripted(False)
+        monkeypatch.setenv("KGRES_LLM_MODEL", "test-model")
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "k")
+        out = CliRunner().invoke(main, ["query", QUESTION, "--k", "1", "--hops", "2"], catch_exceptions=False)
+        assert out.exit_code == 0 and "Answer: The lodger plays the violin." in out.stdout
+        assert "Sources: jsonl:c2" in out.stdout

@@ -172,6 +172,48 @@ def report_cmd(app: App, html_path: Path | None, gold_path: Path | None, limit: 
             app.out.print(tab)
 
 
+@eval_group.command("answers")
+@click.option("--questions", "questions_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              required=True, help='JSONL lines {"id"?, "question"} (the eval paths file works too).')
+@click.option("--mode", type=click.Choice(["local", "ppr", "community"]), default=None,
+              help="Retrieval mode on the resolved graph. [default: local]")
+@json_option
+@click.pass_obj
+def eval_answers_cmd(app: App, questions_path: Path, mode: str | None, as_json: bool) -> None:
+    """Answers from the resolved graph against answers from the unresolved mention layer.
+
+    \b
+    The LLM answers each question from both contexts; a pairwise LLM judge compares
+    the answers on comprehensiveness, diversity, empowerment and overall, in both
+    orders (position bias cancels). Prints the resolved graph's win rate per criterion.
+    Needs an LLM (KGRES_LLM_MODEL); without one the evaluation is skipped.
+
+    \b
+    Example:
+        KGRES_LLM_MODEL=gpt-4o-mini kgres eval answers --questions questions.jsonl
+    """
+    from kgres.cli.resolve import _llm_or_skip
+    from kgres.cli.retrieve import _retriever
+    from kgres.eval_answers import CRITERIA, evaluate, load_questions
+
+    questions = load_questions(questions_path)
+    llm = _llm_or_skip(app, "eval answers", as_json)
+    if llm is None:
+        return
+    retriever = _retriever(app)
+    result = evaluate(retriever, llm, questions, **({"mode": mode} if mode else {}))
+    if as_json:
+        app.emit_json(result)
+        return
+    t = Table("criterion", "resolved graph wins", title=f"{result.questions} questions, {result.comparisons} "
+              f"comparisons (both orders), {result.failed} failed")
+    for c in CRITERIA:
+        t.add_row(c, f"{result.win_rate[c]:.1%}")
+    app.out.print(t)
+    if result.stopped_by_budget:
+        app.err.print("note: the LLM budget ran out before every question was compared")
+
+
 @main.command("synth")
 @click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--gold", "gold_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
