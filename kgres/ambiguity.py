@@ -63,7 +63,7 @@ class Verdict:
     """What the holder table says about one pair of names."""
 
     holders: int  # holder groups of the short form
-    dominant_side: bool  # the long side is the dominant holder (or both sides are the short form and one dominates)
+    dominant_side: bool  # the long side is the dominant holder
 
 
 class Ambiguity:
@@ -102,7 +102,9 @@ class Ambiguity:
             return None
         dom = h.dominant
         if a_core == b_core:
-            return Verdict(holders=len(h.groups), dominant_side=dom is not None)
+            # Two bare "Holmes" may mean Sherlock and Mycroft even when Sherlock dominates: each is
+            # placed on its own, by its links to full names (where the prior applies) and its context.
+            return Verdict(holders=len(h.groups), dominant_side=False)
         return Verdict(holders=len(h.groups), dominant_side=dom is not None and h.member.get(long_core) == dom)
 
 
