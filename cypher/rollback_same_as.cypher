@@ -1,5 +1,6 @@
-// rollback_same_as: remove the SAME_AS links a run wrote.
-// Params: $run_id string.
+// rollback_same_as: remove up to $limit of the SAME_AS links a run wrote (called until it removes none).
+// Params: $run_id string, $limit int.
 MATCH ()-[s:SAME_AS {run_id: $run_id}]->()
+WITH s LIMIT $limit
 DELETE s
 RETURN count(*) AS removed

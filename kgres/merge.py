@@ -62,10 +62,19 @@ def rollback(db: Database, run_id: str) -> int:
     if later:
         raise KgresError(f"run {run_id} cannot be rolled back before the later run(s) that moved the same "
                          f"mentions: {', '.join(sorted(later))}")
-    db.query("rollback_same_as", run_id=run_id)
-    affected = db.query("rollback_run", run_id=run_id)
-    ids = sorted(set(affected[0]["affected"])) if affected else []
-    if ids:
-        refresh(db, ids)
+    while db.query("rollback_same_as", run_id=run_id, limit=ROLLBACK_BATCH)[0]["removed"]:
+        pass
+    touched: set[str] = set()
+    while True:  # bounded transactions; each batch is consistent on its own and a rerun continues
+        out = db.query("rollback_run", run_id=run_id, limit=ROLLBACK_BATCH)
+        if not out or not out[0]["moved"]:
+            break
+        touched.update(out[0]["affected"])
+    ids = sorted(touched)
+    for start in range(0, len(ids), ROLLBACK_BATCH):
+        refresh(db, ids[start:start + ROLLBACK_BATCH])
     db.query("rollback_finish", run_id=run_id)
     return n + len(ids)
+
+
+ROLLBACK_BATCH = 5000

@@ -100,7 +100,10 @@ def test_invariants_after_resolve(db, tmp_path):
     assert db.run("MATCH (e:RetiredEntity) RETURN count(e) AS n")[0]["n"] == 18 - len(groups(db))
 
 
-def test_rollback_restores_exactly(db, tmp_path):
+@pytest.mark.parametrize("batch", [5000, 2])
+def test_rollback_restores_exactly(db, tmp_path, monkeypatch, batch):
+    """Also in batches of two mentions: a large rollback runs as many bounded transactions."""
+    monkeypatch.setattr(merge, "ROLLBACK_BATCH", batch)
     ingest.ingest(db, "jsonl", fixture(tmp_path))
     normalize(db)  # keys and text embeddings are derived data a run writes; snapshot with them in place
     embed(db)
