@@ -85,6 +85,19 @@ class Ambiguity:
     def load(cls, db: Database, same: SameFn) -> "Ambiguity":
         return cls(db.stream("score_holders"), same)
 
+    def holders(self, tokens: tuple[str, ...], type_: str | None) -> list[list[str]]:
+        """The holder groups (cores, most-mentioned group first) a short form could stand for; empty
+        when ``tokens`` is not a short form or has fewer than two holder groups."""
+        key = _short_key(tokens, type_)
+        h = self._holders.get(key) if key else None
+        if h is None or len(h.groups) < 2:
+            return []
+        out: list[list[str]] = [[] for _ in h.groups]
+        for core, i in h.member.items():
+            out[i].append(core)
+        order = sorted(range(len(h.groups)), key=lambda i: (-h.groups[i][1], i))
+        return [sorted(out[i]) for i in order]
+
     def verdict(self, a_core: str, a_tokens: tuple[str, ...], b_core: str, b_tokens: tuple[str, ...],
                 type_: str | None, rule: str) -> Verdict | None:
         """None when the pair is not about an ambiguous short form; else how ambiguous it is."""

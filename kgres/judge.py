@@ -134,3 +134,118 @@ def _cannot_link(db: Database, p: ReviewPair) -> bool:
     s = compare(Side.from_row(rows[p.a_id]), Side.from_row(rows[p.b_id]), not_same_as=bool(blocked),
                 predicates_between=related[0] if related else ())
     return s.cannot_link is not None
+
+
+MENTION_PROMPT_VERSION = "judge-mention-v1"
+MENTION_SYSTEM = (
+    "One mention in a text names an entity by a short form (a surname, a first name, an initial, an "
+    "acronym) that several entities of a knowledge graph could carry. Given the mention, the passage it "
+    "comes from and the candidate entities, decide which candidate the mention refers to. Answer 0 when "
+    "the passage does not settle it. Reply with one JSON object: {\"candidate\": number, "
+    "\"confidence\": 0..1, \"evidence\": [short reasons quoting the passage]}.")
+
+
+class MentionVerdict(BaseModel):
+    candidate: int = Field(ge=0)
+    confidence: float = Field(ge=0, le=1)
+    evidence: list[str] = []
+
+
+class MentionJudgeStats(BaseModel):
+    mentions: int
+    moved: int
+    kept: int
+    failed: int
+    stopped_by_budget: bool
+    usage: Usage
+
+
+def judge_mentions(db: Database, llm: LLM, limit: int = 100, min_confidence: float = 0.8,
+                   max_candidates: int = 5) -> MentionJudgeStats:
+    """Check, one mention at a time, the merged mentions whose name is an ambiguous short form.
+
+    Each such mention ("Holmes" inside Sherlock Holmes, when the graph also holds Mycroft Holmes) is
+    shown to the model with its passage and the entities its name could stand for. When the model
+    names another candidate with confidence >= ``min_confidence``, the mention alone moves there:
+    split off its entity (``NOT_SAME_AS`` recorded) and merged into the chosen one, both recorded
+    as the model's decisions and both undoable. Every verdict is stored on the mention
+    (``relink_verdict``), so a mention is asked once.
+    """
+    from kgres.normalize import name_keys
+    from kgres.score import load_ambiguity
+
+    ambiguity = load_ambiguity(db)
+    todo: list[tuple[dict, list[str]]] = []
+    after = ""
+    while len(todo) < limit and (page := db.query("judge_mention_page", after=after, limit=2000, chars=600)):
+        after = page[-1]["id"]
+        for m in page:
+            k = name_keys(m["name"] or "", m["type"])
+            groups = ambiguity.holders(k.tokens, k.norm_type)
+            if groups:
+                todo.append((m, [g[0] for g in groups[:max_candidates]]))
+        todo = todo[:limit]
+    cores = sorted({c for _, cs in todo for c in cs})
+    entity_of = {r["core"]: r["id"] for r in db.query("judge_mention_candidates", cores=cores)} if cores else {}
+    items = []
+    for m, cs in todo:
+        cands = [entity_of[c] for c in cs if c in entity_of]
+        if m["entity_id"] not in cands:
+            cands = [m["entity_id"], *cands][:max_candidates + 1]
+        items.append((m, cands))
+    contexts = {i: _context(db, i) for _, cands in items for i in cands}
+    batch = ask_each(llm, items, lambda it: llm.ask(MENTION_PROMPT_VERSION, MENTION_SYSTEM,
+                                                     _mention_prompt(it[0], [contexts[c] for c in it[1]]),
+                                                     MentionVerdict))
+    answered = dict(batch.answered)
+    moved = kept = 0
+    for i, (m, cands) in enumerate(items):
+        v = answered.get(i)
+        if v is None:
+            continue
+        db.query("judge_mention_record", id=m["id"], verdict=json.dumps(v.model_dump(), sort_keys=True),
+                 model=llm.model, prompt_version=MENTION_PROMPT_VERSION)
+        target = cands[v.candidate - 1] if 1 <= v.candidate <= len(cands) else None
+        current = db.run("MATCH (:Mention {id: $id})-[:REFERS_TO]->(e:Entity) RETURN e.id AS id", id=m["id"])
+        if target is None or v.confidence < min_confidence or not current or current[0]["id"] == target:
+            kept += 1
+        elif _moved_alone(db, m["id"], target, v, llm):
+            moved += 1
+        else:
+            kept += 1
+    return MentionJudgeStats(mentions=len(items), moved=moved, kept=kept, failed=len(batch.failed),
+                             stopped_by_budget=batch.stopped_by_budget, usage=llm.usage)
+
+
+def _moved_alone(db: Database, mention_id: str, target: str, v: MentionVerdict, llm: LLM) -> bool:
+    """Split the mention off and merge it into ``target``; False when a rule forbids the merge."""
+    from kgres.errors import KgresError
+    from kgres.split import split
+
+    reason = json.dumps({"model": llm.model, "prompt": MENTION_PROMPT_VERSION, "confidence": v.confidence,
+                         "evidence": v.evidence, "mention": mention_id}, sort_keys=True)
+    who = f"llm:{llm.model}"
+    restored = split(db, mention_id, reason=reason, decided_by=who).restored
+    pair = ReviewPair(a_id=restored, a_name="", a_type=None, b_id=target, b_name="", b_type=None,
+                      score=v.confidence, run_id="", signals={})
+    if _cannot_link(db, pair):
+        return False  # the mention stays split off, on its own entity, kept apart from the old one
+    try:
+        decide(db, "accept", restored, target, reason=reason, decided_by=who, method="llm", confidence=v.confidence)
+    except KgresError:
+        return False
+    return True
+
+
+def _mention_prompt(m: dict, candidates: list[dict]) -> str:
+    lines = [f"Mention: {m['name']} (type: {m['type'] or 'unknown'})"]
+    lines += [f"Passage: {x}" for x in m["excerpts"]]
+    for n, c in enumerate(candidates, 1):
+        lines.append(f"Candidate {n}: {c.get('name')} (type: {c.get('type') or 'unknown'})")
+        if c.get("aliases"):
+            lines.append("  also called: " + "; ".join(c["aliases"][:10]))
+        if c.get("description"):
+            lines.append("  description: " + c["description"][:400])
+        if c.get("neighbours"):
+            lines.append("  related: " + "; ".join(c["neighbours"]))
+    return "\n".join(lines)

@@ -5,6 +5,7 @@ budgets and the answer cache. No merge ever happens on a failure."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -142,3 +143,42 @@ def test_cli_judge_skips_without_a_model_and_runs_with_one(graph, neo4j_env, mon
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
         out = CliRunner().invoke(main, ["judge", "--json"], catch_exceptions=False)
     assert out.exit_code == 0 and json.loads(out.stdout)["merged"] == 1
+
+
+HOLMES = [{"kind": "chunk", "id": "c1", "text": "Holmes played the violin at Baker Street."},
+          {"kind": "chunk", "id": "c5", "text": "Holmes the elder sat all evening in the Diogenes Club."}]
+HOLMES += [{"kind": "mention", "id": i, "name": n, "type": "PERSON", "chunk_id": c} for i, n, c in (
+    ("s1", "Sherlock Holmes", "c1"), ("s2", "Sherlock Holmes", "c1"), ("s3", "Mr. Sherlock Holmes", "c1"),
+    ("my", "Mycroft Holmes", "c5"), ("h1", "Holmes", "c1"), ("h2", "Holmes", "c5"))]
+
+
+def mention_script(body) -> str:
+    prompt = body["messages"][1]["content"]
+    names = re.findall(r"^Candidate (\d+): (.*) \(type", prompt, re.MULTILINE)
+    pick = next(n for n, name in names if name == ("Mycroft Holmes" if "elder" in prompt else "Sherlock Holmes"))
+    return json.dumps({"candidate": int(pick), "confidence": 0.9, "evidence": ["the passage says so"]})
+
+
+def test_the_judge_moves_a_single_mention_to_the_entity_its_passage_means(db, tmp_path):
+    from kgres import merge
+    from kgres.judge import judge_mentions
+
+    ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "h.jsonl", HOLMES))
+    resolve(db)  # Sherlock has three times Mycroft's mentions: both bare "Holmes" go to him by the prior
+    assert entity_of(db, "h1") == entity_of(db, "h2") == entity_of(db, "s1")
+    with OpenAIServer() as server:
+        server.chat = lambda body: "not json"
+        out = judge_mentions(db, llm_for(db, server, max_retries=0))
+        assert out.failed == 2 and out.moved == 0 and entity_of(db, "h2") == entity_of(db, "s1")  # no move on failure
+        server.chat = mention_script
+        out = judge_mentions(db, llm_for(db, server))
+        assert (out.mentions, out.moved, out.kept) == (2, 1, 1)
+        assert judge_mentions(db, llm_for(db, server)).mentions == 0   # each mention is asked once
+    assert entity_of(db, "h2") == entity_of(db, "my") and entity_of(db, "h1") == entity_of(db, "s1")
+    r = db.run("MATCH (:Mention {source_key: 'h2'})-[r:REFERS_TO]->() RETURN r.method AS m, r.decided_by AS by, "
+               "r.evidence AS ev, r.run_id AS run")[0]
+    assert r["m"] == "llm" and r["by"] == "llm:test-model" and "judge-mention-v1" in r["ev"]
+    assert_one_refers_to_per_mention(db)
+    assert_decisions_recorded(db)
+    merge.rollback(db, r["run"])                                       # undoable like any decision
+    assert entity_of(db, "h2") not in (entity_of(db, "my"), entity_of(db, "s1"))

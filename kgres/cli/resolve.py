@@ -272,9 +272,12 @@ def rebuild_cmd(app: App, as_json: bool) -> None:
               help="Review pairs to judge, best score first.")
 @click.option("--min-confidence", type=click.FloatRange(0, 1), default=0.8, show_default=True,
               help="Below this, a verdict leaves the pair in review.")
+@click.option("--mentions", "mention_level", is_flag=True,
+              help="Check merged mentions named by an ambiguous short form one by one instead, from their "
+                   "passage; a mention the model places elsewhere moves alone.")
 @json_option
 @click.pass_obj
-def judge_cmd(app: App, limit: int, min_confidence: float, as_json: bool) -> None:
+def judge_cmd(app: App, limit: int, min_confidence: float, mention_level: bool, as_json: bool) -> None:
     """Let an LLM decide review-band pairs: same (merge), different (NOT_SAME_AS) or unsure.
 
     \b
@@ -284,13 +287,29 @@ def judge_cmd(app: App, limit: int, min_confidence: float, as_json: bool) -> Non
     leave the pair in review. Answers are cached, so a rerun costs nothing.
 
     \b
+    With --mentions, it checks instead the merged mentions whose name fits several
+    entities ("Holmes" inside Sherlock Holmes while the graph holds Mycroft Holmes):
+    from the mention's passage it picks the entity meant, and a mention placed
+    elsewhere moves alone (split, then merged there; both undoable).
+
+    \b
     Example:
         KGRES_LLM_MODEL=gpt-4o-mini kgres judge --limit 50
+        KGRES_LLM_MODEL=gpt-4o-mini kgres judge --mentions
     """
-    from kgres.judge import judge
+    from kgres.judge import judge, judge_mentions
 
     llm = _llm_or_skip(app, "judge", as_json)
     if llm is None:
+        return
+    if mention_level:
+        with app.err.status(f"judging mentions with {llm.model}"):
+            m = judge_mentions(app.db, llm, limit=limit, min_confidence=min_confidence)
+        if as_json:
+            app.emit_json(m)
+            return
+        app.out.print(f"{m.mentions} mention(s): {m.moved} moved alone, {m.kept} kept, {m.failed} failed; "
+                      f"{m.usage.calls} call(s), {m.usage.cached} cached")
         return
     with app.err.status(f"judging with {llm.model}"):
         stats = judge(app.db, llm, limit=limit, min_confidence=min_confidence)
