@@ -3,4 +3,5 @@
 UNWIND $ids AS id
 MATCH (e {id: id})
 WHERE e:Entity OR e:RetiredEntity
-RETURN e {.id, .name, .key_core, .key_tokens, .key_acronym, .key_numbers, .key_gender, .norm_type} AS e
+RETURN e {.id, .name, .key_core, .key_tokens, .key_acronym, .key_numbers, .key_gender, .norm_type,
+          attributes: [(e)<-[:REFERS_TO|REFERRED_TO]-(m:Mention) WHERE m.attributes_json IS NOT NULL | m.attributes_json][0..20]} AS e

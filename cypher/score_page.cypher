@@ -1,6 +1,7 @@
 // score_page: up to $limit unscored CANDIDATE pairs of a run, with what kgres.score.compare needs.
 // Params: $run_id string, $limit int. A NOT_SAME_AS between any entities the two sides' mentions ever
 // referred to counts (decisions survive merges); separate MATCHes so a REFERS_TO can serve twice.
+// attributes (mentions' attributes_json) carry identifiers (ORCID, Wikidata id...).
 // typed_neighbours are (type, name key) of the neighbours: two unmerged duplicates usually have
 // neighbours that are themselves unmerged duplicates, so these overlap where neighbour ids do not.
 // Cosines are returned in [-1, 1] (Neo4j's vector similarity is (1 + cos) / 2), null when a vector
@@ -9,9 +10,11 @@ MATCH (a:Entity)-[c:CANDIDATE {run_id: $run_id}]->(b:Entity)
 WHERE c.score IS NULL
 WITH a, b LIMIT $limit
 RETURN a {.id, .aliases, .key_core, .key_tokens, .key_acronym, .key_numbers, .key_gender, .norm_type,
+          attributes: [(a)<-[:REFERS_TO]-(m:Mention) WHERE m.attributes_json IS NOT NULL | m.attributes_json][0..20],
           neighbours: [(a)-[:RELATED]-(n:Entity) WHERE n <> b | n.id],
           typed_neighbours: [(a)-[:RELATED]-(n:Entity) WHERE n <> b | coalesce(n.norm_type, '') + '|' + coalesce(n.key_core, '')]} AS a,
        b {.id, .aliases, .key_core, .key_tokens, .key_acronym, .key_numbers, .key_gender, .norm_type,
+          attributes: [(b)<-[:REFERS_TO]-(m:Mention) WHERE m.attributes_json IS NOT NULL | m.attributes_json][0..20],
           neighbours: [(b)-[:RELATED]-(n:Entity) WHERE n <> a | n.id],
           typed_neighbours: [(b)-[:RELATED]-(n:Entity) WHERE n <> a | coalesce(n.norm_type, '') + '|' + coalesce(n.key_core, '')]} AS b,
        EXISTS {

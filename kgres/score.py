@@ -84,6 +84,7 @@ class Side:
     gender: str | None = None
     neighbours: frozenset[str] = frozenset()
     typed_neighbours: frozenset[str] = frozenset()  # "TYPE|name key" of each neighbour
+    identifiers: frozenset[tuple[str, str]] = frozenset()  # (key, value) from the mentions' attributes
     aliases: tuple["Side", ...] = ()  # the other names a merged entity already carries
 
     @classmethod
@@ -91,14 +92,15 @@ class Side:
         own = cls(id=r["id"], core=r["key_core"] or "", tokens=tuple(r["key_tokens"] or ()),
                   acronym=r.get("key_acronym"), numbers=tuple(r["key_numbers"] or ()), type=r.get("norm_type"),
                   gender=r.get("key_gender"), neighbours=frozenset(r.get("neighbours") or ()),
-                  typed_neighbours=frozenset(r.get("typed_neighbours") or ()))
+                  typed_neighbours=frozenset(r.get("typed_neighbours") or ()),
+                  identifiers=identifiers_of(r.get("attributes") or ()))
         others = []
         for alias in sorted(set(r.get("aliases") or ()))[:MAX_ALIASES]:
             k = name_keys(alias, r.get("norm_type"))
             if k.core != own.core:
                 others.append(cls(id=r["id"], core=k.core, tokens=k.tokens, acronym=k.acronym, numbers=k.numbers,
                                   type=own.type, gender=k.gender, neighbours=own.neighbours,
-                                  typed_neighbours=own.typed_neighbours))
+                                  typed_neighbours=own.typed_neighbours, identifiers=own.identifiers))
         return replace(own, aliases=tuple(others))
 
     def names(self) -> tuple["Side", ...]:
@@ -189,7 +191,9 @@ def _compare_names(a: Side, b: Side, cfg: ScoreConfig, not_same_as: bool,
         reason = f"different given names: {a.tokens[0]} vs {b.tokens[0]}"
     elif person and _surnames_conflict(a.tokens, b.tokens):
         reason = f"different surnames: {a.tokens[-1]} vs {b.tokens[-1]}"
-    elif a.type and b.type and a.type != b.type and a.core != b.core:
+    elif conflict := _identifier_conflict(a.identifiers, b.identifiers):
+        reason = f"identifiers differ: {conflict}"
+    elif a.type and b.type and a.type != b.type and a.core != b.core and not (a.identifiers & b.identifiers):
         reason = f"types differ: {a.type} vs {b.type}"
     elif not_same_as:
         reason = "recorded NOT_SAME_AS"
@@ -203,7 +207,13 @@ def _compare_names(a: Side, b: Side, cfg: ScoreConfig, not_same_as: bool,
     signals["type"] = "same" if a.type == b.type else ("unknown" if not (a.type and b.type) else "different")
     known = how != "disjoint"
     score = 0.0 if reason else min(1.0, name + (0.1 * jacc if name >= cfg.review_threshold else 0.0))
-    if not known and not reason:
+    shared_ids = sorted(a.identifiers & b.identifiers)
+    if shared_ids and not reason:
+        # One identifier (an ORCID, a Wikidata id, an ISBN...) is one thing, whatever the names say.
+        signals["shared_identifier"] = f"{shared_ids[0][0]}={shared_ids[0][1]}"
+        score, known, how = max(score, cfg.auto_threshold), True, "identifier"
+        signals["name_rule"] = how
+    elif not known and not reason:
         # Names that share nothing never reach auto, whatever the context adds: neighbours say where
         # to look ("lunch" / "lunchtimes" share all of theirs), not that two things are one.
         score = min(score, round(cfg.auto_threshold - 0.01, 4))
@@ -349,3 +359,40 @@ def score(db: Database, run_id: str, cfg: ScoreConfig = ScoreConfig(),
 def load_ambiguity(db: Database) -> Ambiguity:
     """The graph's short-form holder table, with spelling variants of one name counted once."""
     return Ambiguity.load(db, same_name_tokens)
+
+
+# Attribute keys that identify a thing: equal values mean one entity, different values two.
+IDENTIFIER_KEYS = frozenset({"wikidata", "wikidata_id", "qid", "orcid", "isbn", "issn", "doi", "lei", "duns",
+                             "ticker", "cik", "email", "url", "website", "homepage", "freebase_id", "mid",
+                             "viaf", "gnd", "imdb_id", "external_id"})
+
+
+def identifiers_of(attributes_json: Sequence[str]) -> frozenset[tuple[str, str]]:
+    """(key, normalised value) pairs of identifying attributes in mentions' ``attributes_json``."""
+    import json
+
+    out = set()
+    for raw in attributes_json:
+        try:
+            attrs = json.loads(raw)
+        except (TypeError, ValueError):
+            continue
+        if not isinstance(attrs, dict):
+            continue
+        for k, v in attrs.items():
+            key = str(k).strip().lower()
+            if key in IDENTIFIER_KEYS and isinstance(v, (str, int)) and str(v).strip():
+                value = str(v).strip().lower()
+                if key in ("url", "website", "homepage"):
+                    value = value.split("://", 1)[-1].removeprefix("www.").rstrip("/")
+                out.add((key, value))
+    return frozenset(out)
+
+
+def _identifier_conflict(a: frozenset[tuple[str, str]], b: frozenset[tuple[str, str]]) -> str | None:
+    """"orcid 0000-1 vs 0000-2" when both carry a key with no value in common."""
+    for key in sorted({k for k, _ in a} & {k for k, _ in b}):
+        va, vb = {v for k, v in a if k == key}, {v for k, v in b if k == key}
+        if not va & vb:
+            return f"{key} {min(va)} vs {min(vb)}"
+    return None

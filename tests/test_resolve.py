@@ -233,3 +233,16 @@ def test_a_surname_two_people_share_stays_apart_without_context(db, tmp_path):
     review = db.run("MATCH (a:Entity)-[c:CANDIDATE {band: 'review'}]-(b:Entity) WHERE a.name = 'Berners' "
                     "RETURN DISTINCT b.name AS b, c.signals_json CONTAINS 'ambiguous_name' AS ambiguous")
     assert {r["b"] for r in review} >= {"Alan Berners", "Dr. Berners"} and all(r["ambiguous"] for r in review)
+
+
+def test_identifiers_in_attributes_keep_namesakes_apart(db, tmp_path):
+    recs = [{"kind": "mention", "id": i, "name": "John Smith", "type": "PERSON", "attributes": {"orcid": o}}
+            for i, o in (("a", "0000-0001"), ("b", "0000-0001"), ("c", "0000-0002"))]
+    recs.append({"kind": "mention", "id": "d", "name": "John Smith", "type": "PERSON"})
+    ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "ids.jsonl", recs))
+    resolve(db)
+    g = groups(db)
+    assert frozenset({"a", "b"}) <= next(x for x in g if "a" in x) and not any({"a", "c"} <= x for x in g)
+    why = db.run("MATCH (:Entity)-[c:CANDIDATE]-(:Entity) WHERE c.signals_json CONTAINS 'identifiers differ' "
+                 "RETURN count(c) AS n")[0]["n"]
+    assert why > 0

@@ -72,3 +72,19 @@ def test_cannot_link_reasons_stay_whatever_the_table_says():
     p = compare(side("Alan Berners"), side("José Berners"), ambiguity=BERNERS)
     assert p.cannot_link and p.cannot_link.startswith("different given names")
     assert compare(side("Mr. Berners"), side("Mrs. Berners"), ambiguity=BERNERS).cannot_link
+
+
+def test_identifiers_join_what_names_cannot_and_split_what_names_join():
+    from dataclasses import replace
+
+    from kgres.score import identifiers_of
+
+    ids = identifiers_of(['{"orcid": "0000-0001", "born": "1854"}', '{"URL": "https://www.acme.com/"}', "not json"])
+    assert ids == {("orcid", "0000-0001"), ("url", "acme.com")}
+    one, two = frozenset({("orcid", "0000-0001")}), frozenset({("orcid", "0000-0002")})
+    same_name = compare(replace(side("John Smith"), identifiers=one), replace(side("John Smith"), identifiers=two))
+    assert same_name.band == "reject" and same_name.cannot_link == "identifiers differ: orcid 0000-0001 vs 0000-0002"
+    wd = frozenset({("wikidata", "q37156")})
+    alias = compare(replace(side("Big Blue", "ORGANIZATION"), identifiers=wd),
+                    replace(side("IBM", "ORGANIZATION"), identifiers=wd))
+    assert alias.band == "auto" and alias.signals["shared_identifier"] == "wikidata=q37156"
