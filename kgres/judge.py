@@ -206,7 +206,7 @@ def judge_mentions(db: Database, llm: LLM, limit: int = 100, min_confidence: flo
         db.query("judge_mention_record", id=m["id"], verdict=json.dumps(v.model_dump(), sort_keys=True),
                  model=llm.model, prompt_version=MENTION_PROMPT_VERSION)
         target = cands[v.candidate - 1] if 1 <= v.candidate <= len(cands) else None
-        current = db.run("MATCH (:Mention {id: $id})-[:REFERS_TO]->(e:Entity) RETURN e.id AS id", id=m["id"])
+        current = db.query("judge_mention_entity", id=m["id"])
         if target is None or v.confidence < min_confidence or not current or current[0]["id"] == target:
             kept += 1
         elif _moved_alone(db, m["id"], target, v, llm):

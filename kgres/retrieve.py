@@ -208,8 +208,7 @@ class Retriever:
         return {"entities": entities, "relations": row["relations"], "chunks": row["chunks"]}
 
     def _mentions(self, seeds: list[dict], cfg: RetrieveConfig) -> dict[str, Any]:
-        names = [r["n"] for r in self.db.run(
-            "UNWIND $ids AS id MATCH (e:Entity {id: id}) RETURN e.norm_name AS n", ids=[s["id"] for s in seeds])]
+        names = [r["n"] for r in self.db.query("retrieve_names", ids=[s["id"] for s in seeds])]
         if not names:
             return {"entities": [], "relations": [], "chunks": []}
         row = self.db.query("retrieve_mentions", names=names, hops=min(cfg.hops, 2), limit=cfg.max_entities,

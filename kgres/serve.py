@@ -68,7 +68,7 @@ def create_app(db: Database, retriever: Retriever, token: str | None = None) -> 
 
     @app.get("/health", dependencies=[Depends(check_token)])
     def health() -> dict[str, Any]:
-        n = db.run("MATCH (e:Entity) RETURN count(e) AS n")[0]["n"]
+        n = db.query("serve_health")[0]["n"]
         return {"status": "ok", "version": __version__, "entities": n}
 
     @app.post("/retrieve", dependencies=[Depends(check_token)])
