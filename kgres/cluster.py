@@ -117,8 +117,7 @@ def describe(members: list[str], pair: PairFn, mentions: dict[str, int], names: 
     "Sherlock Holmes" beats "Holmes"), then the plainer spelling of it (shorter raw name, so
     "Sherlock Holmes" beats "Mr. Sherlock Holmes"), then the smallest id.
     """
-    canonical = sorted(members, key=lambda m: (-mentions.get(m, 1), -len(cores.get(m, "")),
-                                               len(names.get(m, "")), m))[0]
+    canonical = canonical_of(members, mentions, names, cores)
     evidence, link_scores = {}, []
     for m in members:
         links = [(pair(*sorted((m, o))), o) for o in members if o != m]
@@ -129,6 +128,12 @@ def describe(members: list[str], pair: PairFn, mentions: dict[str, int], names: 
         link_scores += [q.score for q, _ in known]
     return Group(members=tuple(sorted(members)), canonical=canonical,
                  confidence=round(sum(link_scores) / len(link_scores), 4), evidence=evidence)
+
+
+def canonical_of(members: list[str], mentions: dict[str, int], names: dict[str, str],
+                 cores: dict[str, str]) -> str:
+    """The member to keep (see :func:`describe`)."""
+    return min(members, key=lambda m: (-mentions.get(m, 1), -len(cores.get(m, "")), len(names.get(m, "")), m))
 
 
 class UnionFind:

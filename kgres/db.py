@@ -114,6 +114,10 @@ class Database:
                 "properties_set": c.properties_set, "nodes_deleted": c.nodes_deleted,
                 "relationships_deleted": c.relationships_deleted}
 
+    def replan(self) -> None:
+        """Bring the planner's statistics up to date (``cypher/db_replan.cypher``); call after bulk changes."""
+        self.auto_commit("db_replan")
+
     def auto_commit(self, name: str, **params: Any) -> list[dict[str, Any]]:
         """Run a named query in an auto-commit transaction (needed for ``CALL ... IN TRANSACTIONS``)."""
         try:

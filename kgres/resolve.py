@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from kgres import __version__, baselines
 from kgres.block import BlockConfig, block
 from kgres.ambiguity import Ambiguity
+from kgres.collapse import collapse
 from kgres.cluster import Group, UnionFind, cohesive_groups, describe
 from kgres.db import Database
 from kgres.embed import EmbedConfig, embed
@@ -59,6 +60,7 @@ class ResolveConfig(BaseModel):
     mode: Mode = "merge"
     strip_legal_suffixes: bool = False
     max_passes: int = Field(3, ge=1, le=10)  # later passes see merged neighbours (context for "Holmes")
+    collapse: bool = True  # merge identical-name copies before blocking (kgres.collapse); not in synonym mode
     embed: EmbedConfig = EmbedConfig()
     block: BlockConfig = BlockConfig()
     score: ScoreConfig = ScoreConfig()
@@ -79,6 +81,7 @@ class ResolveStats(BaseModel):
     bands: dict[str, int]
     groups: int
     merged_entities: int
+    collapsed_entities: int = 0  # of merged_entities, those merged as identical-name copies (collapse)
     synonym_links: int = 0
     oversized_components: int
     seconds: dict[str, float]
@@ -140,6 +143,7 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
         pairs_by_strategy=_sum_dicts(p.pairs_by_strategy for p in passes),
         bands=_sum_dicts(p.bands for p in passes), groups=sum(p.groups for p in passes),
         merged_entities=sum(p.merged_entities for p in passes),
+        collapsed_entities=sum(p.collapsed_entities for p in passes),
         synonym_links=sum(p.synonym_links for p in passes),
         oversized_components=max(p.oversized_components for p in passes),
         seconds={k: round(v, 3) for k, v in _sum_dicts(p.seconds for p in passes).items()})
@@ -160,13 +164,17 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
         seconds[name] = round(time.perf_counter() - t, 3)
         return out
 
+    db.replan()  # the graph may have just been loaded or merged in bulk
     timed("normalize", lambda: normalize(db, strip_legal=cfg.strip_legal_suffixes))
+    who = "kgres resolve" if cfg.strategy == "default" else baselines.DECIDED_BY.format(cfg.strategy)
+    collapsed: list[Group] = []
+    if cfg.strategy == "default" and cfg.collapse and cfg.mode != "synonym":
+        collapsed = timed("collapse", lambda: _collapse(db, cfg, run_id, who))
     needs_embeddings = cfg.strategy in ("cosine", "deg-rag") or (
         cfg.strategy == "default" and cfg.embed.enabled)
     if needs_embeddings:
         timed("embed", lambda: embed(db, cfg.embed, fastrp_dimensions=fastrp_dimensions))
     pairs, by_strategy, bands, oversized, links = 0, {}, {}, 0, 0
-    who = "kgres resolve" if cfg.strategy == "default" else baselines.DECIDED_BY.format(cfg.strategy)
     if cfg.strategy == "default":
         block_cfg = cfg.block if cfg.embed.enabled else cfg.block.model_copy(update={"strategies": tuple(
             s for s in cfg.block.strategies if s not in ("semantic", "kmeans"))})
@@ -186,19 +194,29 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
         groups, pairs = timed("cluster", lambda: baselines.deg_rag_groups(
             db, run_id, cfg.block.k, cfg.baseline.deg_rag_target, cfg.block.kmeans_seed))
         by_strategy = {"kmeans": pairs}
-    merged = 0
+    merged = sum(len(g.members) - 1 for g in collapsed)
     if cfg.mode == "synonym" and cfg.strategy == "default":
         timed("link", lambda: _link(db, groups, run_id, who))
         links = sum(len(g.members) - 1 for g in groups)
     else:
         method = "rules" if cfg.strategy == "default" else cfg.strategy
-        merged = timed("merge", lambda: apply_groups(db, groups, run_id, method=method, decided_by=who))
+        merged += timed("merge", lambda: apply_groups(db, groups, run_id, method=method, decided_by=who))
     stats = ResolveStats(run_id=run_id, strategy=cfg.strategy, mode=cfg.mode, passes=1, entities_before=before,
                          entities_after=_entity_count(db), candidate_pairs=pairs, pairs_by_strategy=by_strategy,
-                         bands=bands, groups=len(groups), merged_entities=merged, synonym_links=links,
+                         bands=bands, groups=len(groups) + len(collapsed), merged_entities=merged,
+                         collapsed_entities=sum(len(g.members) - 1 for g in collapsed), synonym_links=links,
                          oversized_components=oversized, seconds=seconds)
     db.write("run_finish", run_id=run_id, stats=stats.model_dump_json())
-    return stats, sorted({g.canonical for g in groups})
+    return stats, sorted({g.canonical for g in groups + collapsed})
+
+
+def _collapse(db: Database, cfg: ResolveConfig, run_id: str, decided_by: str) -> list[Group]:
+    """Merge identical-name copies (kgres.collapse) and return their groups."""
+    groups, _ = collapse(db, cfg.score, load_ambiguity(db), cfg.cluster.max_component, cfg.cluster.cohesion)
+    apply_groups(db, groups, run_id, method="rules", decided_by=decided_by)
+    if groups:
+        db.replan()
+    return groups
 
 
 def _link(db: Database, groups: list[Group], run_id: str, decided_by: str) -> None:

@@ -62,6 +62,9 @@ class ScoreConfig(BaseModel):
     review_threshold: float = Field(0.6, ge=0, lt=1)
     semantic_review: float = Field(0.85, ge=0, le=1)  # ego cosine that sends an unknown pair to review
     neighbour_floor: float = Field(0.3, ge=-1, le=1)  # ... unless the neighbour cosine is below this
+    # Shared-neighbour Jaccard that lets an ambiguous short form ("Holmes") link on context: one
+    # common neighbour among a large merged entity's many is chance, not context.
+    ambiguous_context: float = Field(0.15, gt=0, le=1)
     batch_size: int = Field(2000, ge=1, le=100_000)
 
     @model_validator(mode="after")
@@ -217,7 +220,7 @@ def _compare_names(a: Side, b: Side, cfg: ScoreConfig, not_same_as: bool,
         # Names that share nothing never reach auto, whatever the context adds: neighbours say where
         # to look ("lunch" / "lunchtimes" share all of theirs), not that two things are one.
         score = min(score, round(cfg.auto_threshold - 0.01, 4))
-    if ambiguity is not None and known and not reason and jacc == 0:
+    if ambiguity is not None and known and not reason and jacc < cfg.ambiguous_context:
         shared_type = "PERSON" if "PERSON" in (a.type, b.type) else a.type
         v = ambiguity.verdict(a.core, a.tokens, b.core, b.tokens, shared_type, how)
         if v is not None and not v.dominant_side:
@@ -340,7 +343,10 @@ def score(db: Database, run_id: str, cfg: ScoreConfig = ScoreConfig(),
 
     ambiguity = ambiguity if ambiguity is not None else load_ambiguity(db)
     scored, bands = 0, {"auto": 0, "review": 0, "reject": 0}
-    while page := db.query("score_page", run_id=run_id, limit=cfg.batch_size):
+    after = ""
+    # Pages of entities, not of pairs: about PAIRS_PER_ENTITY candidates each, batch_size pairs a page.
+    while page := db.query("score_page", run_id=run_id, after=after, limit=max(1, cfg.batch_size // PAIRS_PER_ENTITY)):
+        after = max(r["a"]["id"] for r in page)
         rows = []
         for r in page:
             sem = Semantic(ego=r["ego"], neighbour=r["neighbour"], structural=r["structural"],
@@ -354,6 +360,9 @@ def score(db: Database, run_id: str, cfg: ScoreConfig = ScoreConfig(),
         scored += len(rows)
         on_batch(len(rows))
     return ScoreStats(run_id=run_id, scored=scored, bands=bands)
+
+
+PAIRS_PER_ENTITY = 10
 
 
 def load_ambiguity(db: Database) -> Ambiguity:

@@ -45,6 +45,7 @@ def write(db: Database, src: Source, source: str, batch_size: int = 5000,
             if pending is not None:
                 _collect(pending, created, kind, on_progress)
     db.write("ingest_run_finish", run_id=run_id, stats_json=json.dumps(src.counts, sort_keys=True))
+    db.replan()  # plans made while the database was empty must not outlive the load
     return IngestStats(format=src.format, source=source, path=str(src.path), run_id=run_id,
                        documents=src.counts.get("documents", 0), chunks=src.counts.get("chunks", 0),
                        mentions=src.counts.get("mentions", 0),
