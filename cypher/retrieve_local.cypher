@@ -1,12 +1,22 @@
-// retrieve_local: entities within $hops RELATED hops of the seeds (LightRAG / GraphRAG-local style),
-// ranked by how many seeds reach them, then by the weight of their relations to the seeds.
+// retrieve_local: the $k seed entities closest to the query vector (as retrieve_seeds), then the
+// entities within $hops RELATED hops of them (LightRAG / GraphRAG-local style), ranked by how many
+// seeds reach them, then by the weight of their relations to the seeds. One round trip for both.
 // RELATED holds active triples only, so filtered ones never lead anywhere.
-// Params: $seeds list<string>, $hops int, $limit int.
-MATCH (s:Entity) WHERE s.id IN $seeds
-CALL apoc.path.subgraphNodes(s, {relationshipFilter: 'RELATED', maxLevel: $hops, limit: $limit}) YIELD node
-WITH node, count(DISTINCT s) AS reached
-WHERE NOT node.id IN $seeds
-RETURN node.id AS id, reached,
-       reduce(w = 0.0, r IN [(node)-[r:RELATED]-(x:Entity) WHERE x.id IN $seeds | r] | w + coalesce(r.weight, 1.0)) AS weight
-ORDER BY reached DESC, weight DESC, id
-LIMIT $limit
+// Params: $vector list<float>, $k int, $hops int, $limit int (expanded entities, besides the seeds).
+CALL db.index.vector.queryNodes('entity_embedding', CASE WHEN $k < 20 THEN 20 ELSE $k END, $vector) YIELD node, score
+WITH node AS s, 2 * score - 1 AS cosine
+ORDER BY cosine DESC, s.id
+LIMIT $k
+WITH collect(s) AS seeds, collect({id: s.id, cosine: cosine}) AS ranked
+CALL (seeds) {
+  UNWIND seeds AS s
+  CALL apoc.path.subgraphNodes(s, {relationshipFilter: 'RELATED', maxLevel: $hops, limit: CASE WHEN $limit < 1 THEN 1 ELSE $limit END}) YIELD node
+  WITH node, count(DISTINCT s) AS reached
+  WHERE NOT node IN seeds
+  WITH node, reached,
+       reduce(w = 0.0, r IN [(node)-[r:RELATED]-(x) WHERE x IN seeds | r] | w + coalesce(r.weight, 1.0)) AS weight
+  ORDER BY reached DESC, weight DESC, node.id
+  LIMIT $limit
+  RETURN collect({id: node.id, reached: reached}) AS expanded
+}
+RETURN ranked AS seeds, expanded

@@ -150,6 +150,30 @@ def load_encoder(cfg: EmbedConfig) -> tuple[Encoder, int]:
     return encode, int((getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension)())
 
 
+def load_query_encoder(cfg: EmbedConfig, threads: int | None = None) -> Callable[[str], list[float]]:
+    """An encoder for one short text at a time (a question), giving the same normalised vector as
+    :func:`load_encoder`: the model's modules are called directly, without ``encode``'s batching
+    machinery. ``threads`` sets torch's intra-op threads for the process: a question is a dozen
+    tokens, too small to share across cores, and a server's concurrent requests need them."""
+    if cfg.endpoint:
+        encode, _ = _endpoint_encoder(cfg)
+        return lambda text: encode([text])[0]
+    import torch
+
+    if threads:
+        torch.set_num_threads(threads)
+    model = _local_model(cfg.model, cfg.device)
+    prepare = getattr(model, "preprocess", None) or model.tokenize
+
+    def encode_one(text: str) -> list[float]:
+        with torch.inference_mode():
+            features = {k: v.to(model.device) if hasattr(v, "to") else v for k, v in prepare([text]).items()}
+            vector = model(features)["sentence_embedding"][0]
+            return torch.nn.functional.normalize(vector, dim=0).tolist()
+
+    return encode_one
+
+
 @lru_cache(maxsize=2)
 def _local_model(name: str, device: str) -> Any:
     """Load a sentence-transformers model offline: a bundling package's directory, a path, or a name

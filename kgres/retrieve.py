@@ -35,7 +35,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from kgres.db import Database
-from kgres.embed import EmbedConfig, load_encoder
+from kgres.embed import EmbedConfig, load_encoder, load_query_encoder
 from kgres.errors import ConfigError
 
 Mode = Literal["local", "ppr", "community"]
@@ -64,6 +64,9 @@ class RetrieveConfig(BaseModel):
     min_community: int = Field(3, ge=2, le=1000)
     leiden_seed: int = 42
     stamp_ttl_s: float = Field(5.0, ge=0, le=3600)
+    # torch intra-op threads of a process that serves queries (0: leave torch's default). A question
+    # is too small to split across cores; two threads per query on two cores made 4 clients queue.
+    encoder_threads: int = Field(1, ge=0, le=256)
 
 
 class Context(BaseModel):
@@ -110,11 +113,19 @@ class Retriever:
         self.db, self.cfg, self.llm = db, cfg, llm
         self._embed_cfg = embed
         self._encoder = encoder
+        self._encode_one: Callable[[str], list[float]] | None = (lambda q: encoder([q])[0]) if encoder else None
         self._lock = threading.Lock()
         self._stamp: tuple[float, str] | None = None
 
     def encode(self, query: str) -> list[float]:
-        return self._load()([query])[0]
+        return self._query_encoder()(query)
+
+    def _query_encoder(self) -> Callable[[str], list[float]]:
+        if self._encode_one is None:
+            with self._lock:
+                if self._encode_one is None:
+                    self._encode_one = load_query_encoder(self._embed_cfg, threads=self.cfg.encoder_threads)
+        return self._encode_one
 
     def _load(self) -> Callable[[list[str]], list[list[float]]]:
         if self._encoder is None:
@@ -138,18 +149,17 @@ class Retriever:
             raise ConfigError("the query is empty")
         if layer == "mentions" and cfg.mode != "local":
             raise ConfigError("the mention layer is served in local mode only (it has no projection)")
-        self._load()  # loading the model once is not part of a query's latency
+        encode = self._query_encoder()  # loading the model once is not part of a query's latency
         t = time.perf_counter()
-        vector = self.encode(query)
-        seeds = self.db.query("retrieve_seeds", vector=vector, k=cfg.k)
+        vector = encode(query)
         communities: list[dict] = []
         if layer == "mentions":
-            raw = self._mentions(seeds, cfg)
+            raw = self._mentions(self.db.query("retrieve_seeds", vector=vector, k=cfg.k), cfg)
         else:
             if cfg.mode == "local":
-                ranked = self._local(seeds, cfg)
+                ranked = self._local(vector, cfg)
             elif cfg.mode == "ppr":
-                ranked = self._ppr(seeds, cfg)
+                ranked = self._ppr(self.db.query("retrieve_seeds", vector=vector, k=cfg.k), cfg)
             else:
                 communities, ranked = self._community(vector, cfg)
             raw = self._context(ranked, cfg)
@@ -171,13 +181,12 @@ class Retriever:
 
     # -- modes -------------------------------------------------------------------------------
 
-    def _local(self, seeds: list[dict], cfg: RetrieveConfig) -> list[tuple[str, float]]:
+    def _local(self, vector: list[float], cfg: RetrieveConfig) -> list[tuple[str, float]]:
+        row = self.db.query("retrieve_local", vector=vector, k=cfg.k, hops=cfg.hops,
+                            limit=max(0, cfg.max_entities - cfg.k))[0]
+        seeds = row["seeds"]
         ranked = [(s["id"], max(0.0, s["cosine"])) for s in seeds]
-        if len(ranked) < cfg.max_entities and seeds:
-            rows = self.db.query("retrieve_local", seeds=[s["id"] for s in seeds], hops=cfg.hops,
-                                 limit=cfg.max_entities - len(ranked))
-            ranked += [(r["id"], r["reached"] / (len(seeds) + 1)) for r in rows]
-        return ranked
+        return ranked + [(r["id"], r["reached"] / (len(seeds) + 1)) for r in row["expanded"]]
 
     def _ppr(self, seeds: list[dict], cfg: RetrieveConfig) -> list[tuple[str, float]]:
         if not seeds:

@@ -101,3 +101,13 @@ def test_dimension_mismatch_with_the_index_is_a_config_error(graph):
     with OpenAIServer(dimensions=16) as server:
         with pytest.raises(ConfigError, match="16-dimensional vectors but the entity_embedding index has 384"):
             embed(graph, EmbedConfig(endpoint=server.base_url, model="small"))
+
+
+def test_the_query_encoder_gives_the_batch_encoders_vectors():
+    from kgres.embed import EmbedConfig, load_encoder, load_query_encoder
+
+    batch, _ = load_encoder(EmbedConfig())
+    one = load_query_encoder(EmbedConfig())
+    for text in ("Who lodges at Baker Street?", "x", ""):
+        a, b = batch([text])[0], one(text)
+        assert len(a) == len(b) and sum(x * y for x, y in zip(a, b)) > 0.99999

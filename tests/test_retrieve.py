@@ -129,8 +129,9 @@ def test_the_cypher_files_run_from_plain_cypher(resolved, neo4j_target):
     with GraphDatabase.driver(neo4j_target.uri, auth=(neo4j_target.user, neo4j_target.password or "")) as driver:
         with driver.session(database=neo4j_target.database) as s:
             seeds = s.run(cypher.load("retrieve_seeds"), vector=vector, k=1).data()
-            around = s.run(cypher.load("retrieve_local"), seeds=[seeds[0]["id"]], hops=2, limit=10).data()
-            ids = [seeds[0]["id"]] + [x["id"] for x in around]
+            local = s.run(cypher.load("retrieve_local"), vector=vector, k=1, hops=2, limit=10).single()
+            assert [x["id"] for x in local["seeds"]] == [seeds[0]["id"]]
+            ids = [seeds[0]["id"]] + [x["id"] for x in local["expanded"]]
             ctx = s.run(cypher.load("retrieve_context"), ids=ids, weights=[1.0] * len(ids), relations=10,
                         chunks=3, chars=100).single()
     assert {e["name"] for e in ctx["entities"]} >= {"Baker Street", "Sherlock Holmes", "violin"}
