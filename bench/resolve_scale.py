@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import bench_database, peak_rss_mib, print_table  # noqa: E402
 from bench import judge_cost, retrieve_latency  # noqa: E402
-from bench.compare import HEADER, compare  # noqa: E402
+from bench.compare import HEADER, SWEEP_HEADER, compare  # noqa: E402
 from kgres import ingest  # noqa: E402
 from kgres.synth import generate, gold_of  # noqa: E402
 from kgres.resolve import STRATEGIES  # noqa: E402
@@ -46,10 +46,15 @@ def main() -> None:
             t_ingest = time.perf_counter() - t
             after = [a for a in args.after.split(",") if a]
             runs: list = []
-            rows = compare(db, gold, tuple(args.strategies.split(",")), keep_last=bool(after), stats_out=runs)
+            sweep: list = []
+            rows = compare(db, gold, tuple(args.strategies.split(",")), keep_last=bool(after), stats_out=runs,
+                           sweep_out=sweep)
             print(f"\n{args.mentions:,} mentions of {len(set(gold.values())):,} real entities; ingest "
                   f"{t_ingest:.0f}s ({ing.triples:,} triples); peak Python RSS {peak_rss_mib():.0f} MiB")
             print_table("quality vs gold, each strategy a recorded run rolled back before the next", HEADER, rows)
+            if sweep:
+                print_table("cosine (HippoRAG) at stricter thresholds, from the same run's SAME_AS links",
+                            SWEEP_HEADER, sweep)
             if "judge" in after:
                 judge_cost.measure(db, gold, runs[-1].candidate_pairs, args.judge_sample)
             if "latency" in after:

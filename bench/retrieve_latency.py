@@ -121,8 +121,15 @@ def main() -> None:
         path, gold_path = Path(tmp) / "g.jsonl", Path(tmp) / "g.gold.jsonl"
         generate(path, gold_path, args.mentions)
         with bench_database() as db:
+            t = time.perf_counter()
             ingest.ingest(db, "jsonl", path)
-            resolve(db)
+            t_ingest = time.perf_counter() - t
+            t = time.perf_counter()
+            stats = resolve(db, on_step=lambda m: print(f"  {m}", flush=True))
+            slow = ", ".join(f"{k} {v:.0f}s" for k, v in sorted(stats.seconds.items(), key=lambda kv: -kv[1]))
+            print(f"{args.mentions:,} mentions: ingest {t_ingest:.0f}s; resolve {time.perf_counter() - t:.0f}s "
+                  f"({stats.entities_before:,} -> {stats.entities_after:,} entities, {stats.candidate_pairs:,} "
+                  f"candidate pairs; {slow})", flush=True)
             measure(db, args.queries, tuple(int(c) for c in args.clients.split(",")))
 
 

