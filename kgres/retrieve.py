@@ -114,7 +114,8 @@ class Retriever:
         self._embed_cfg = embed
         self._encoder = encoder
         self._encode_one: Callable[[str], list[float]] | None = (lambda q: encoder([q])[0]) if encoder else None
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # projection and communities
+        self._load_lock = threading.Lock()  # encoders (loaded inside communities(), which holds _lock)
         self._stamp: tuple[float, str] | None = None
 
     def encode(self, query: str) -> list[float]:
@@ -122,14 +123,14 @@ class Retriever:
 
     def _query_encoder(self) -> Callable[[str], list[float]]:
         if self._encode_one is None:
-            with self._lock:
+            with self._load_lock:
                 if self._encode_one is None:
                     self._encode_one = load_query_encoder(self._embed_cfg, threads=self.cfg.encoder_threads)
         return self._encode_one
 
     def _load(self) -> Callable[[list[str]], list[list[float]]]:
         if self._encoder is None:
-            with self._lock:
+            with self._load_lock:
                 if self._encoder is None:
                     self._encoder, _ = load_encoder(self._embed_cfg)
         return self._encoder
