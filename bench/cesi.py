@@ -17,8 +17,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import bench_database, print_table  # noqa: E402
-from bench.compare import HEADER, compare  # noqa: E402
-from kgres import ingest  # noqa: E402
+from bench.compare import HEADER, SWEEP_HEADER, compare  # noqa: E402
+from kgres import export, ingest, merge  # noqa: E402
+from kgres.metrics import pairwise  # noqa: E402
+from kgres.resolve import BaselineConfig, ResolveConfig, resolve  # noqa: E402
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "data" / "cesi-base" / "base_valid.jsonl"
 
@@ -50,9 +52,26 @@ def main() -> None:
         jl = Path(tmp) / "cesi.jsonl"
         jl.write_text("".join(json.dumps(r) + "\n" for r in recs))
         ingest.ingest(db, "jsonl", jl, source="cesi")
-        rows = compare(db, gold)
+        sweep: list = []
+        rows = compare(db, gold, sweep_out=sweep)
+        degrag = [_deg_rag_at(db, gold, t) for t in DEG_RAG_TARGETS]
     print(f"CESI base_valid: {len(names)} phrases, {len(gold)} with gold over {len(set(gold.values()))} entities")
     print_table("noun-phrase clustering vs Freebase gold", HEADER, rows)
+    print_table("cosine (HippoRAG) at stricter thresholds, from the same run's SAME_AS links", SWEEP_HEADER, sweep)
+    print_table("deg-rag at smaller merge targets (share of entities merged away)",
+                ["target", "clusters", "pair P", "pair R", "pair F1"], degrag)
+
+
+DEG_RAG_TARGETS = (0.02, 0.05, 0.1, 0.2)
+
+
+def _deg_rag_at(db, gold: dict[str, str], target: float) -> list[object]:
+    """One deg-rag run with another merge target, scored and rolled back."""
+    stats = resolve(db, ResolveConfig(strategy="deg-rag", baseline=BaselineConfig(deg_rag_target=target)))
+    pred = {k: row["entity_id"] for row in export.clusters(db) for k in row["mention_ids"]}
+    merge.rollback(db, stats.run_id)
+    pw = pairwise(pred, gold)
+    return [target, len(set(pred.values())), pw["p"], pw["r"], pw["f1"]]
 
 
 if __name__ == "__main__":
