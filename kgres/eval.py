@@ -67,6 +67,16 @@ def _jsonl(path: Path, text: str):
             raise InputError(f"not JSON: {e.msg}", path=path, line=n) from e
 
 
+def read_jsonl(path: Path, what: str):
+    """(line number, parsed value) for each non-blank line of the file ``path`` (``what`` names it
+    in errors: "questions file"); InputError for an unreadable file or a line that is not JSON."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise InputError(f"cannot read {what}: {e.strerror}", path=path) from e
+    return _jsonl(path, text)
+
+
 def _gold_clusters(path: Path, text: str) -> Gold:
     clusters: dict[str, str] = {}
     for n, row in _jsonl(path, text):
@@ -292,12 +302,8 @@ class PathEval(BaseModel):
 
 def load_questions(path: Path) -> list[dict[str, Any]]:
     """JSONL lines ``{"id"?, "question"?, "chain": [name, name, ...]}`` (two names or more)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise InputError(f"cannot read questions file: {e.strerror}", path=path) from e
     out = []
-    for n, row in _jsonl(path, text):
+    for n, row in read_jsonl(path, "questions file"):
         chain = row.get("chain") if isinstance(row, dict) else None
         if not isinstance(chain, list) or len(chain) < 2 or not all(isinstance(c, str) and c for c in chain):
             raise InputError("chain must be a list of two or more names", path=path, line=n, field="chain")

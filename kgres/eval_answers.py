@@ -56,14 +56,10 @@ def load_questions(path: Path) -> list[dict[str, str]]:
     Raises:
         InputError: unreadable file, a line that is not JSON, or a line without a question.
     """
-    from kgres.eval import _jsonl
+    from kgres.eval import read_jsonl
 
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise InputError(f"cannot read questions file: {e.strerror}", path=path) from e
     out = []
-    for n, row in _jsonl(path, text):
+    for n, row in read_jsonl(path, "questions file"):
         q = row.get("question") if isinstance(row, dict) else None
         if not isinstance(q, str) or not q.strip():
             raise InputError("each line needs a non-empty \"question\"", path=path, line=n, field="question")
