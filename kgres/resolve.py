@@ -125,13 +125,20 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
     before = _entity_count(db)
     passes: list[ResolveStats] = []
     max_passes = cfg.max_passes if cfg.strategy == "default" and cfg.mode != "synonym" else 1
-    for n in range(first, max(first, max_passes) + 1):
+    # Collapse is a run of its own (the first), so that no mention moves twice within one run: a
+    # copy collapsed into "Sherlock Holmes" may move on with it to "Mr. Sherlock Holmes", and each
+    # move must be undoable by its own run.
+    collapse_run = cfg.strategy == "default" and cfg.collapse and cfg.mode != "synonym"
+    for n in range(first, max(first, max_passes + collapse_run) + 1):
         pass_id = base if n == 1 else f"{base}.{n}"
+        only_collapse = collapse_run and n == 1
         stats, focus = _one_pass(db, cfg, pass_id, parent=None if n == 1 else base, focus=focus,
                                  on_step=lambda m, n=n: on_step(f"pass {n}: {m}"),
-                                 fastrp_dimensions=fastrp_dimensions)
+                                 fastrp_dimensions=fastrp_dimensions, only_collapse=only_collapse)
         passes.append(stats)
-        if stats.merged_entities == 0:
+        if only_collapse:
+            focus = None  # the first scored pass looks at every entity
+        elif stats.merged_entities == 0:
             break
     if cfg.strategy == "default" and cfg.mode == "merge+synonym":
         last = passes[-1].run_id
@@ -150,8 +157,9 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
 
 
 def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None, focus: list[str] | None,
-              on_step: Step, fastrp_dimensions: int) -> tuple[ResolveStats, list[str]]:
-    """One pass of the configured strategy; returns its stats and the canonical ids it merged into."""
+              on_step: Step, fastrp_dimensions: int, only_collapse: bool = False) -> tuple[ResolveStats, list[str]]:
+    """One pass of the configured strategy, or (``only_collapse``) the run that merges identical-name
+    copies; returns its stats and the canonical ids it merged into."""
     db.write("run_start", run_id=run_id, config=cfg.model_dump_json(), kgres_version=__version__,
              strategy=cfg.strategy, parent=parent, focus=focus)
     before = _entity_count(db)
@@ -167,9 +175,15 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
     db.replan()  # the graph may have just been loaded or merged in bulk
     timed("normalize", lambda: normalize(db, strip_legal=cfg.strip_legal_suffixes))
     who = "kgres resolve" if cfg.strategy == "default" else baselines.DECIDED_BY.format(cfg.strategy)
-    collapsed: list[Group] = []
-    if cfg.strategy == "default" and cfg.collapse and cfg.mode != "synonym":
+    if only_collapse:
         collapsed = timed("collapse", lambda: _collapse(db, cfg, run_id, who))
+        merged = sum(len(g.members) - 1 for g in collapsed)
+        stats = ResolveStats(run_id=run_id, strategy=cfg.strategy, mode=cfg.mode, passes=1, entities_before=before,
+                             entities_after=_entity_count(db), candidate_pairs=0, pairs_by_strategy={}, bands={},
+                             groups=len(collapsed), merged_entities=merged, collapsed_entities=merged,
+                             oversized_components=0, seconds=seconds)
+        db.write("run_finish", run_id=run_id, stats=stats.model_dump_json())
+        return stats, sorted({g.canonical for g in collapsed})
     needs_embeddings = cfg.strategy in ("cosine", "deg-rag") or (
         cfg.strategy == "default" and cfg.embed.enabled)
     if needs_embeddings:
@@ -194,7 +208,7 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
         groups, pairs = timed("cluster", lambda: baselines.deg_rag_groups(
             db, run_id, cfg.block.k, cfg.baseline.deg_rag_target, cfg.block.kmeans_seed))
         by_strategy = {"kmeans": pairs}
-    merged = sum(len(g.members) - 1 for g in collapsed)
+    merged = 0
     if cfg.mode == "synonym" and cfg.strategy == "default":
         timed("link", lambda: _link(db, groups, run_id, who))
         links = sum(len(g.members) - 1 for g in groups)
@@ -203,11 +217,10 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
         merged += timed("merge", lambda: apply_groups(db, groups, run_id, method=method, decided_by=who))
     stats = ResolveStats(run_id=run_id, strategy=cfg.strategy, mode=cfg.mode, passes=1, entities_before=before,
                          entities_after=_entity_count(db), candidate_pairs=pairs, pairs_by_strategy=by_strategy,
-                         bands=bands, groups=len(groups) + len(collapsed), merged_entities=merged,
-                         collapsed_entities=sum(len(g.members) - 1 for g in collapsed), synonym_links=links,
+                         bands=bands, groups=len(groups), merged_entities=merged, synonym_links=links,
                          oversized_components=oversized, seconds=seconds)
     db.write("run_finish", run_id=run_id, stats=stats.model_dump_json())
-    return stats, sorted({g.canonical for g in groups + collapsed})
+    return stats, sorted({g.canonical for g in groups})
 
 
 def _collapse(db: Database, cfg: ResolveConfig, run_id: str, decided_by: str) -> list[Group]:
