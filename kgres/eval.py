@@ -234,10 +234,14 @@ def threshold_sweep(db: Database, run_id: str, gold: dict[str, str],
         raise KgresError(f"no resolution run '{run_id}'")
     cfg = json.loads(db.query("eval_run_config", run_id=run_id)[0]["config"] or "{}")
     cohesion = (cfg.get("cluster") or {}).get("cohesion", 0.8)
-    before = {r["key"]: r["entity"] for r in db.stream("eval_before_run", run_id=run_id)}
+    # With collapse, the run itself only merged identical-name copies (kept as they are) and its
+    # first scored pass is "<run_id>.2": start from the graph that pass saw.
+    collapsed = bool(cfg.get("collapse")) and cfg.get("mode", "merge") != "synonym"
+    first = f"{run_id}.2" if collapsed else run_id
+    before = {r["key"]: r["entity"] for r in db.stream("eval_before_run", run_id=run_id, include_self=not collapsed)}
     mentions = Counter(before.values())
     stored = {}
-    for r in db.stream("eval_run_pairs", run_id=run_id):
+    for r in db.stream("eval_run_pairs", run_id=first):
         signals = json.loads(r["signals"] or "{}")
         known = signals.get("name_rule") != "disjoint" and "ambiguous_name" not in signals
         stored[(r["a"], r["b"])] = (r["score"], signals.get("cannot_link"), known)

@@ -107,7 +107,13 @@ def _reflection(db: Database) -> list[int]:
 
 
 def _run(r: dict[str, Any]) -> dict[str, Any]:
-    stats = json.loads(r["stats"]) if r.get("stats") else {}
-    keep = ("entities_before", "entities_after", "merged_entities", "synonym_links", "candidate_pairs", "passes")
-    return {"id": r["id"], "strategy": r["strategy"], "status": r["status"], "started_at": r["started_at"],
-            **{k: stats[k] for k in keep if k in stats}}
+    """One resolution over all its passes: entities before the first, after the last, sums between."""
+    passes = [json.loads(s) for s in r.get("stats") or ()]
+    out = {"id": r["id"], "strategy": r["strategy"], "status": r["status"], "started_at": r["started_at"]}
+    if passes:
+        out |= {"entities_before": passes[0].get("entities_before"), "entities_after": passes[-1].get("entities_after"),
+                "passes": len(passes)}
+        for k in ("merged_entities", "synonym_links", "candidate_pairs"):
+            if any(k in p for p in passes):
+                out[k] = sum(p.get(k, 0) for p in passes)
+    return out
