@@ -18,7 +18,7 @@ is deterministic. :func:`cohesive_groups` is pure, so it is tested against rando
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from kgres.score import PairScore
@@ -134,6 +134,21 @@ def canonical_of(members: list[str], mentions: dict[str, int], names: dict[str, 
                  cores: dict[str, str]) -> str:
     """The member to keep (see :func:`describe`)."""
     return min(members, key=lambda m: (-mentions.get(m, 1), -len(cores.get(m, "")), len(names.get(m, "")), m))
+
+
+def batches(pieces: Iterable[list[str]], max_ids: int) -> Iterator[list[list[str]]]:
+    """Consecutive pieces (id lists) grouped so that a batch holds at most ``max_ids`` ids (a larger
+    piece is a batch alone): one set of queries per batch, not per piece."""
+    batch: list[list[str]] = []
+    size = 0
+    for p in pieces:
+        if batch and size + len(p) > max_ids:
+            yield batch
+            batch, size = [], 0
+        batch.append(p)
+        size += len(p)
+    if batch:
+        yield batch
 
 
 class UnionFind:

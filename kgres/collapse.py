@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from kgres.ambiguity import Ambiguity
-from kgres.cluster import Group, canonical_of, cohesive_groups, describe
+from kgres.cluster import Group, batches, canonical_of, cohesive_groups, describe
 from kgres.db import Database
 from kgres.score import PairScore, ScoreConfig, Side, compare
 
@@ -33,7 +33,7 @@ def collapse(db: Database, cfg: ScoreConfig, ambiguity: Ambiguity, max_component
     """Groups of identical-name copies to merge, and how many copies were left to pair scoring."""
     groups: list[Group] = []
     left = 0
-    for batch in _batches(_candidates(db, ambiguity)):
+    for batch in batches(_candidates(db, ambiguity), BATCH_IDS):
         ids = [i for piece in batch for i in piece]
         rows = {r["e"]["id"]: r["e"] for r in db.query("cluster_members", pieces=batch)}
         forbidden = {(r["a"], r["b"]) for r in db.query("cluster_not_same_as", ids=ids)}
@@ -51,19 +51,6 @@ def _candidates(db: Database, ambiguity: Ambiguity) -> Iterator[list[str]]:
         tokens = tuple(r["tokens"] or ())
         if ambiguity.verdict(r["core"], tokens, r["core"], tokens, r["type"], "same_key") is None:
             yield r["ids"]
-
-
-def _batches(pieces: Iterator[list[str]]) -> Iterator[list[list[str]]]:
-    batch: list[list[str]] = []
-    size = 0
-    for p in pieces:
-        if batch and size + len(p) > BATCH_IDS:
-            yield batch
-            batch, size = [], 0
-        batch.append(p)
-        size += len(p)
-    if batch:
-        yield batch
 
 
 def _piece_groups(rows: list[dict], forbidden: set[tuple[str, str]], related: dict[tuple[str, str], list[str]],

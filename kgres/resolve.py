@@ -22,7 +22,7 @@ from kgres import __version__, baselines
 from kgres.block import BlockConfig, block
 from kgres.ambiguity import Ambiguity
 from kgres.collapse import collapse
-from kgres.cluster import Group, UnionFind, cohesive_groups, describe
+from kgres.cluster import Group, batches, UnionFind, cohesive_groups, describe
 from kgres.db import Database
 from kgres.embed import EmbedConfig, embed
 from kgres.merge import apply_groups, payload, refresh
@@ -262,7 +262,7 @@ def cluster(db: Database, run_id: str, cfg: ResolveConfig,
         pieces += [p for p in split if len(p) > 1]
     ambiguity = ambiguity if ambiguity is not None else load_ambiguity(db)
     groups: list[Group] = []
-    for batch in _batches(pieces, CLUSTER_BATCH_IDS):  # three queries per batch, not per component
+    for batch in batches(pieces, CLUSTER_BATCH_IDS):  # three queries per batch, not per component
         ids = [i for p in batch for i in p]
         rows = {r["e"]["id"]: r["e"] for r in db.query("cluster_members", pieces=batch)}
         forbidden = {(r["a"], r["b"]) for r in db.query("cluster_not_same_as", ids=ids)}
@@ -273,18 +273,6 @@ def cluster(db: Database, run_id: str, cfg: ResolveConfig,
 
 
 CLUSTER_BATCH_IDS = 2000
-
-
-def _batches(pieces: list[list[str]], max_ids: int) -> list[list[list[str]]]:
-    out: list[list[list[str]]] = [[]]
-    size = 0
-    for p in pieces:
-        if out[-1] and size + len(p) > max_ids:
-            out.append([])
-            size = 0
-        out[-1].append(p)
-        size += len(p)
-    return [b for b in out if b]
 
 
 def edge_components(edges: list[tuple[str, str, float]]) -> list[list[str]]:
