@@ -246,8 +246,7 @@ def _pred(p: str) -> str:
 def _name_similarity(a: Side, b: Side) -> tuple[float, str]:
     if a.core and a.core == b.core:
         return 1.0, "same_key"
-    if (a.acronym and a.acronym == b.core and len(b.tokens) == 1) or (
-            b.acronym and b.acronym == a.core and len(a.tokens) == 1):
+    if _acronym_of(a, b) or _acronym_of(b, a):
         return 0.92, "acronym"
     sa, sb = set(a.tokens), set(b.tokens)
     subset = bool(sa and sb) and (sa < sb or sb < sa)
@@ -269,14 +268,26 @@ def _name_similarity(a: Side, b: Side) -> tuple[float, str]:
     return fuzzy, "typo"
 
 
+def _acronym_of(long_: Side, short: Side) -> bool:
+    """``short`` is written as an acronym ("LLMs", "AUR": its own acronym key) of multi-word ``long_``.
+    A lowercase word is not an acronym: "cf" is not "a comfort food"."""
+    return bool(long_.acronym and len(long_.tokens) >= 2 and len(short.tokens) == 1
+                and short.acronym == short.core == long_.acronym)
+
+
 def _typo_variant(a: list[str], b: list[str]) -> bool:
     """Same words in the same order, each equal or a misspelling of the other ("sherlok"/"sherlock").
-    Words under six letters must match exactly: "cain"/"chain" and "earth"/"hearth" are different words."""
+    Words under six letters must match exactly: "cain"/"chain" and "earth"/"hearth" are different words.
+    A misspelling keeps its first letter (unless a letter there is non-ASCII, as in a transliterated
+    "Ødegaard"/"Odegaard"): "winner"/"dinner" are different words."""
     if len(a) != len(b):
         return False
-    return all(x == y or _unaccent(x) == _unaccent(y)
-               or (min(len(x), len(y)) >= 6 and Levenshtein.normalized_similarity(_unaccent(x), _unaccent(y)) >= 0.8)
-               for x, y in zip(a, b))
+    return all(x == y or _unaccent(x) == _unaccent(y) or _misspelt(_unaccent(x), _unaccent(y)) for x, y in zip(a, b))
+
+
+def _misspelt(x: str, y: str) -> bool:
+    same_start = x[:1] == y[:1] or not (x[:1].isascii() and y[:1].isascii())
+    return same_start and min(len(x), len(y)) >= 6 and Levenshtein.normalized_similarity(x, y) >= 0.8
 
 
 def same_name_tokens(a: tuple[str, ...], b: tuple[str, ...]) -> bool:

@@ -88,3 +88,11 @@ def test_identifiers_join_what_names_cannot_and_split_what_names_join():
     alias = compare(replace(side("Big Blue", "ORGANIZATION"), identifiers=wd),
                     replace(side("IBM", "ORGANIZATION"), identifiers=wd))
     assert alias.band == "auto" and alias.signals["shared_identifier"] == "wikidata=q37156"
+
+
+def test_a_misspelling_keeps_its_first_letter_and_an_acronym_is_written_as_one():
+    assert compare(side("Sherlok Holmes"), side("Sherlock Holmes")).band == "auto"
+    assert compare(side("Ødegaard", "ORGANIZATION"), side("Odegaard", "ORGANIZATION")).band == "auto"
+    assert compare(side("a winner", "CONCEPT"), side("dinner", "CONCEPT")).signals["name_rule"] == "fuzzy_words_differ"
+    assert compare(side("LLMs", "CONCEPT"), side("Large Language Models", "CONCEPT")).band == "auto"
+    assert compare(side("cf", "CONCEPT"), side("a comfort food", "CONCEPT")).band != "auto"
