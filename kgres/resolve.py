@@ -82,6 +82,7 @@ class ResolveStats(BaseModel):
     groups: int
     merged_entities: int
     collapsed_entities: int = 0  # of merged_entities, those merged as identical-name copies (collapse)
+    collapse_left: int = 0  # identical-name copies collapse left to pair scoring (conflicted sets too large)
     synonym_links: int = 0
     oversized_components: int
     seconds: dict[str, float]
@@ -151,6 +152,7 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
         bands=_sum_dicts(p.bands for p in passes), groups=sum(p.groups for p in passes),
         merged_entities=sum(p.merged_entities for p in passes),
         collapsed_entities=sum(p.collapsed_entities for p in passes),
+        collapse_left=sum(p.collapse_left for p in passes),
         synonym_links=sum(p.synonym_links for p in passes),
         oversized_components=max(p.oversized_components for p in passes),
         seconds={k: round(v, 3) for k, v in _sum_dicts(p.seconds for p in passes).items()})
@@ -176,12 +178,12 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
     timed("normalize", lambda: normalize(db, strip_legal=cfg.strip_legal_suffixes))
     who = "kgres resolve" if cfg.strategy == "default" else baselines.DECIDED_BY.format(cfg.strategy)
     if only_collapse:
-        collapsed = timed("collapse", lambda: _collapse(db, cfg, run_id, who))
+        collapsed, left = timed("collapse", lambda: _collapse(db, cfg, run_id, who))
         merged = sum(len(g.members) - 1 for g in collapsed)
         stats = ResolveStats(run_id=run_id, strategy=cfg.strategy, mode=cfg.mode, passes=1, entities_before=before,
                              entities_after=_entity_count(db), candidate_pairs=0, pairs_by_strategy={}, bands={},
                              groups=len(collapsed), merged_entities=merged, collapsed_entities=merged,
-                             oversized_components=0, seconds=seconds)
+                             collapse_left=left, oversized_components=0, seconds=seconds)
         db.write("run_finish", run_id=run_id, stats=stats.model_dump_json())
         return stats, sorted({g.canonical for g in collapsed})
     needs_embeddings = cfg.strategy in ("cosine", "deg-rag") or (
@@ -223,13 +225,13 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
     return stats, sorted({g.canonical for g in groups})
 
 
-def _collapse(db: Database, cfg: ResolveConfig, run_id: str, decided_by: str) -> list[Group]:
-    """Merge identical-name copies (kgres.collapse) and return their groups."""
-    groups, _ = collapse(db, cfg.score, load_ambiguity(db), cfg.cluster.max_component, cfg.cluster.cohesion)
+def _collapse(db: Database, cfg: ResolveConfig, run_id: str, decided_by: str) -> tuple[list[Group], int]:
+    """Merge identical-name copies (kgres.collapse); return their groups and the copies left unmerged."""
+    groups, left = collapse(db, cfg.score, load_ambiguity(db), cfg.cluster.max_component, cfg.cluster.cohesion)
     apply_groups(db, groups, run_id, method="rules", decided_by=decided_by)
     if groups:
         db.replan()
-    return groups
+    return groups, left
 
 
 def _link(db: Database, groups: list[Group], run_id: str, decided_by: str) -> None:

@@ -53,6 +53,9 @@ def test_cannot_links_inside_a_copy_set_keep_those_copies_apart(db, tmp_path):
     found = members(groups)
     assert not any({"a1", "a2"} <= g for g in found)  # merging them would make Atlas its own mentor
     assert frozenset({"o1", "o3"}) in found and not any("o2" in g for g in found)
+    # Conflicted sets larger than max_component are left whole to blocking and pair scoring.
+    groups, left = collapse(db, ScoreConfig(), load_ambiguity(db), max_component=2, cohesion=0.8)
+    assert groups == [] and left == 6
 
 
 def test_resolve_collapses_first_and_rollback_restores(db, tmp_path):
@@ -64,7 +67,7 @@ def test_resolve_collapses_first_and_rollback_restores(db, tmp_path):
     embed(db)  # derived data a run writes: snapshot with it in place
     before = snapshot(db)
     stats = resolve(db)
-    assert stats.collapsed_entities == 3 and stats.entities_after == 1
+    assert stats.collapsed_entities == 3 and stats.collapse_left == 0 and stats.entities_after == 1
     trail = db.run("MATCH (m:Mention {source_key: 'm2'})-[r:REFERS_TO]->(e:Entity) "
                    "RETURN r.method AS method, r.evidence AS evidence, r.run_id AS run")[0]
     assert trail["method"] == "rules" and json.loads(trail["evidence"])["rule"] == "same_key"

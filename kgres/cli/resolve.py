@@ -67,6 +67,9 @@ def resolve_cmd(app: App, strategy: str | None, mode: str | None, config: Path |
               f"({', '.join(f'{k} {v:,}' for k, v in stats.pairs_by_strategy.items())})")
     t.add_row("bands", ", ".join(f"{k} {v:,}" for k, v in stats.bands.items()))
     t.add_row("groups merged", f"{stats.groups:,} ({stats.merged_entities:,} entities absorbed)")
+    if stats.collapsed_entities or stats.collapse_left:
+        left = f"; {stats.collapse_left:,} conflicted copies left to pair scoring" if stats.collapse_left else ""
+        t.add_row("identical names", f"{stats.collapsed_entities:,} copies collapsed first{left}")
     if stats.synonym_links:
         t.add_row("SAME_AS links", f"{stats.synonym_links:,}")
     t.add_row("seconds", ", ".join(f"{k} {v:.1f}" for k, v in stats.seconds.items()))
