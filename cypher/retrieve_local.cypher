@@ -1,7 +1,9 @@
 // retrieve_local: the $k seed entities closest to the query vector (as retrieve_seeds), then the
 // entities within $hops RELATED hops of them (LightRAG / GraphRAG-local style), ranked by how many
-// seeds reach them, then by the weight of their relations to the seeds. One round trip for both.
+// seeds reach them, then by the weight of their relations to the seeds.
 // RELATED holds active triples only, so filtered ones never lead anywhere.
+// Returns the ranked entity ids and their weights (a seed: its cosine; an expanded entity: the
+// share of seeds that reach it), ready for retrieve_context, and the seeds with their cosine.
 // Params: $vector list<float>, $k int, $hops int, $limit int (expanded entities, besides the seeds).
 CALL db.index.vector.queryNodes('entity_embedding', CASE WHEN $k < 20 THEN 20 ELSE $k END, $vector) YIELD node, score
 WITH node AS s, 2 * score - 1 AS cosine
@@ -19,4 +21,7 @@ CALL (seeds) {
   LIMIT $limit
   RETURN collect({id: node.id, reached: reached}) AS expanded
 }
-RETURN ranked AS seeds, expanded
+RETURN [s IN ranked | s.id] + [x IN expanded | x.id] AS ids,
+       [s IN ranked | CASE WHEN s.cosine > 0 THEN s.cosine ELSE 0.0 END]
+         + [x IN expanded | toFloat(x.reached) / (size(ranked) + 1)] AS weights,
+       ranked AS seeds

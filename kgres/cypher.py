@@ -7,6 +7,7 @@ Files are found in the source checkout, or in the installed package's bundled co
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
 
 from kgres.assets import asset_dir
@@ -44,3 +45,14 @@ def statements(name: str) -> list[str]:
         if body:
             out.append(body.rstrip(";"))
     return out
+
+
+@functools.cache
+def chain(first: str, then: str, carried: tuple[str, ...]) -> str:
+    """One statement that runs ``then`` on what ``first`` returns, saving a round trip: ``first``
+    returns variables named like the ``carried`` parameters of ``then``, which become those
+    variables. Both files stay runnable on their own (``then`` with the parameters given)."""
+    body = load(then)
+    for name in carried:
+        body = re.sub(rf"\${name}\b", name, body)
+    return f"CALL () {{\n{load(first)}\n}}\n{body}"

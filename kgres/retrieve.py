@@ -34,6 +34,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from kgres import cypher
 from kgres.db import Database
 from kgres.embed import EmbedConfig, load_encoder, load_query_encoder
 from kgres.errors import ConfigError
@@ -161,12 +162,12 @@ class Retriever:
             raw = self._mentions(self.db.read("retrieve_seeds", vector=vector, k=cfg.k), cfg)
         else:
             if cfg.mode == "local":
-                ranked = self._local(vector, cfg)
+                raw = self._local(vector, cfg)
             elif cfg.mode == "ppr":
-                ranked = self._ppr(self.db.read("retrieve_seeds", vector=vector, k=cfg.k), cfg)
+                raw = self._context(self._ppr(self.db.read("retrieve_seeds", vector=vector, k=cfg.k), cfg), cfg)
             else:
                 communities, ranked = self._community(vector, cfg)
-            raw = self._context(ranked, cfg)
+                raw = self._context(ranked, cfg)
         ctx = _budget(Context(query=query, mode=cfg.mode, layer=layer, communities=communities, **raw),
                       cfg.budget_tokens)
         ctx.ms = round(1000 * (time.perf_counter() - t), 2)
@@ -185,12 +186,12 @@ class Retriever:
 
     # -- modes -------------------------------------------------------------------------------
 
-    def _local(self, vector: list[float], cfg: RetrieveConfig) -> list[tuple[str, float]]:
-        row = self.db.read("retrieve_local", vector=vector, k=cfg.k, hops=cfg.hops,
-                            limit=max(0, cfg.max_entities - cfg.k))[0]
-        seeds = row["seeds"]
-        ranked = [(s["id"], max(0.0, s["cosine"])) for s in seeds]
-        return ranked + [(r["id"], r["reached"] / (len(seeds) + 1)) for r in row["expanded"]]
+    def _local(self, vector: list[float], cfg: RetrieveConfig) -> dict[str, Any]:
+        """Seeds, expansion and their context in one round trip (retrieve_local, then retrieve_context)."""
+        statement = cypher.chain("retrieve_local", "retrieve_context", ("ids", "weights"))
+        row = self.db.read("retrieve_local+context", statement, vector=vector, k=cfg.k, hops=cfg.hops,
+                           limit=max(0, cfg.max_entities - cfg.k), **_context_params(cfg))[0]
+        return _sorted(row)
 
     def _ppr(self, seeds: list[dict], cfg: RetrieveConfig) -> list[tuple[str, float]]:
         if not seeds:
@@ -214,11 +215,9 @@ class Retriever:
     def _context(self, ranked: list[tuple[str, float]], cfg: RetrieveConfig) -> dict[str, Any]:
         if not ranked:
             return {"entities": [], "relations": [], "chunks": []}
-        ids = [i for i, _ in ranked]
-        row = self.db.read("retrieve_context", ids=ids, weights=[float(w) for _, w in ranked],
-                            relations=cfg.relations, chunks=cfg.chunks, chars=cfg.chunk_chars)[0]
-        entities = sorted(row["entities"], key=lambda e: e["rank"])
-        return {"entities": entities, "relations": row["relations"], "chunks": row["chunks"]}
+        row = self.db.read("retrieve_context", ids=[i for i, _ in ranked], weights=[float(w) for _, w in ranked],
+                           **_context_params(cfg))[0]
+        return _sorted(row)
 
     def _mentions(self, seeds: list[dict], cfg: RetrieveConfig) -> dict[str, Any]:
         names = [r["n"] for r in self.db.read("retrieve_names", ids=[s["id"] for s in seeds])]
@@ -274,6 +273,16 @@ class Retriever:
 
     def _encode_many(self, texts: list[str]) -> list[list[float]]:
         return self._load()(texts)
+
+
+def _context_params(cfg: RetrieveConfig) -> dict[str, Any]:
+    return {"relations": cfg.relations, "chunks": cfg.chunks, "chars": cfg.chunk_chars}
+
+
+def _sorted(row: dict[str, Any]) -> dict[str, Any]:
+    """retrieve_context's row, entities in rank order."""
+    return {"entities": sorted(row["entities"], key=lambda e: e["rank"]), "relations": row["relations"],
+            "chunks": row["chunks"]}
 
 
 ANSWER_SYSTEM = (

@@ -130,11 +130,15 @@ def test_the_cypher_files_run_from_plain_cypher(resolved, neo4j_target):
         with driver.session(database=neo4j_target.database) as s:
             seeds = s.run(cypher.load("retrieve_seeds"), vector=vector, k=1).data()
             local = s.run(cypher.load("retrieve_local"), vector=vector, k=1, hops=2, limit=10).single()
-            assert [x["id"] for x in local["seeds"]] == [seeds[0]["id"]]
-            ids = [seeds[0]["id"]] + [x["id"] for x in local["expanded"]]
-            ctx = s.run(cypher.load("retrieve_context"), ids=ids, weights=[1.0] * len(ids), relations=10,
-                        chunks=3, chars=100).single()
+            assert [x["id"] for x in local["seeds"]] == local["ids"][:1] == [seeds[0]["id"]]
+            assert len(local["weights"]) == len(local["ids"]) > 1
+            params = dict(relations=10, chunks=3, chars=100)
+            ctx = s.run(cypher.load("retrieve_context"), ids=local["ids"], weights=local["weights"], **params).single()
+            # retrieval runs the two as one statement: the same context
+            chained = s.run(cypher.chain("retrieve_local", "retrieve_context", ("ids", "weights")), vector=vector,
+                            k=1, hops=2, limit=10, **params).single()
     assert {e["name"] for e in ctx["entities"]} >= {"Baker Street", "Sherlock Holmes", "violin"}
+    assert chained.data() == ctx.data()
 
 
 def _http(method: str, url: str, body: dict | None = None, token: str | None = None) -> tuple[int, dict]:
