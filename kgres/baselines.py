@@ -14,6 +14,10 @@ run can put them side by side (all are recorded, reversible ResolutionRuns like 
 
 from __future__ import annotations
 
+from array import array
+
+import numpy as np
+
 from kgres.block import BlockConfig, block, id_pages
 from kgres.cluster import Group, UnionFind
 from kgres.db import Database
@@ -45,16 +49,17 @@ def deg_rag_groups(db: Database, run_id: str, k: int, target: float, seed: int) 
     stats = block(db, run_id, BlockConfig(strategies=("kmeans",), k=k, kmeans_seed=seed))
     n = db.run("MATCH (e:Entity) RETURN count(e) AS n")[0]["n"]
     goal = int(target * n)
-    uf, joined, mentions, link = UnionFind(), 0, {}, {}
-    for r in db.stream("baseline_cosine_pairs", run_id=run_id):
+    ids, pairs, cosines, mentions = _ranked_pairs(db, run_id)
+    uf, joined, link = UnionFind(), 0, {}
+    for i in np.lexsort((pairs[:, 1], pairs[:, 0], -cosines)):  # best cosine first, then by ids
         if joined >= goal:
             break
-        mentions[r["a"]], mentions[r["b"]] = r["ma"], r["mb"]
-        if uf.find(r["a"]) != uf.find(r["b"]):
-            uf.union(r["a"], r["b"])
+        a, b, c = ids[pairs[i, 0]], ids[pairs[i, 1]], float(cosines[i])
+        if uf.find(a) != uf.find(b):
+            uf.union(a, b)
             joined += 1
-            for x, y in ((r["a"], r["b"]), (r["b"], r["a"])):
-                link.setdefault(x, (y, round(r["cosine"], 4)))
+            for x, y in ((a, b), (b, a)):
+                link.setdefault(x, (y, round(c, 4)))
     groups = []
     for members in uf.components():
         if len(members) < 2:
@@ -65,3 +70,23 @@ def deg_rag_groups(db: Database, run_id: str, k: int, target: float, seed: int) 
         conf = round(sum(link[m][1] for m in members) / len(members), 4)
         groups.append(Group(members=tuple(sorted(members)), canonical=canonical, confidence=conf, evidence=evidence))
     return sorted(groups, key=lambda g: g.canonical), stats.pairs
+
+
+def _ranked_pairs(db: Database, run_id: str) -> tuple[list[str], "np.ndarray", "np.ndarray", dict[str, int]]:
+    """The run's candidate pairs as compact arrays: sorted entity ids, pairs of indexes into them
+    (so index order is id order), cosines, and each entity's mention count. A million pairs take
+    ~16 MB here, where sorting them in the database needed more than a transaction may hold."""
+    index: dict[str, int] = {}
+    mentions: dict[str, int] = {}
+    left, right, cos = array("l"), array("l"), array("d")
+    for r in db.stream("baseline_cosine_pairs", run_id=run_id):
+        mentions[r["a"]], mentions[r["b"]] = r["ma"], r["mb"]
+        left.append(index.setdefault(r["a"], len(index)))
+        right.append(index.setdefault(r["b"], len(index)))
+        cos.append(r["cosine"])
+    ids = sorted(index)
+    rank = np.empty(len(ids), dtype=np.int64)
+    rank[[index[i] for i in ids]] = np.arange(len(ids))
+    pairs = np.stack([rank[np.asarray(left, dtype=np.int64)], rank[np.asarray(right, dtype=np.int64)]], axis=1) \
+        if len(cos) else np.empty((0, 2), dtype=np.int64)
+    return ids, pairs, np.asarray(cos, dtype=np.float64), mentions
