@@ -1,16 +1,9 @@
-// block_kmeans: pair each Entity in $ids with the $k members of its k-means block closest to it by
-// text embedding (Deg-Rag's semantic blocks, bounded per entity).
-// Params: $ids list<string>, $k int, $run_id string.
-UNWIND $ids AS id
-MATCH (e:Entity {id: id})
-WHERE e.kmeans_block IS NOT NULL
-CALL (e) {
-  MATCH (o:Entity {kmeans_block: e.kmeans_block})
-  WHERE o <> e
-  WITH o, vector.similarity.cosine(e.embedding, o.embedding) AS s
-  RETURN o ORDER BY s DESC, o.id LIMIT $k
-}
-WITH DISTINCT CASE WHEN e.id < o.id THEN e ELSE o END AS a, CASE WHEN e.id < o.id THEN o ELSE e END AS b
+// block_kmeans: write Deg-Rag's k-means pairs (kgres.block ranks each block's members by text
+// embedding cosine and keeps each entity's $k closest; this file records the chosen pairs).
+// Params: $pairs list<list<string>> ([id_a, id_b] with id_a < id_b), $run_id string.
+UNWIND $pairs AS p
+MATCH (a:Entity {id: p[0]})
+MATCH (b:Entity {id: p[1]})
 CALL (a, b) {
   // One edge per pair and run. Not MERGE, nor a MATCH on run_id: the planner may seek the run_id
   // index for every row (quadratic as the run's edges grow); a pattern comprehension expands

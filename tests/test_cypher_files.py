@@ -29,7 +29,7 @@ def test_schema_statements_are_all_idempotent():
 DYNAMIC = {
     'f"ingest_{kind}"': [f"ingest_{k}" for k in ("documents", "chunks", "mentions", "triples")],
     'f"status_plugin_version_{name}"': [f"status_plugin_version_{p}" for p in ("apoc", "gds", "kgres")],
-    'f"block_{strategy}"': ["block_exact", "block_acronym", "block_lexical", "block_semantic", "block_kmeans"],
+    'f"block_{strategy}"': ["block_exact", "block_acronym", "block_lexical", "block_semantic"],
     'f"eval_path_step_{layer}"': ["eval_path_step_mentions", "eval_path_step_entities"],
     'f"components_project_{layer}"': ["components_project_mentions", "components_project_entities"],
 }
@@ -37,7 +37,7 @@ DYNAMIC = {
 
 def test_every_referenced_query_exists():
     source = "\n".join(p.read_text() for p in (ROOT / "kgres").rglob("*.py"))
-    used = set(re.findall(r'\.(?:query|write|auto_commit|stream)\(\s*"([a-z_]+)"', source))
+    used = set(re.findall(r'\.(?:query|write|auto_commit|stream|read)\(\s*"([a-z_]+)"', source))
     for pattern, names in DYNAMIC.items():
         assert pattern in source, f"{pattern} is no longer used; update DYNAMIC"
         used |= set(names)
@@ -54,7 +54,7 @@ def test_unknown_query_is_a_clear_error():
 # executed once per row and returns every edge of the run so far: quadratic (a 2,000-entity page
 # took minutes instead of a second). They must expand between the two bound nodes instead.
 PER_ROW_WRITERS = {
-    "block_exact": {}, "block_acronym": {}, "block_lexical": {}, "block_semantic": {}, "block_kmeans": {},
+    "block_exact": {}, "block_acronym": {}, "block_lexical": {}, "block_semantic": {}, "block_kmeans": {"pairs": []},
     "block_structural": {"graph": "g", "cutoff": 0.5, "focus": None},
     "baseline_cosine_links": {"decided_by": "x"},
     "same_as_groups": {"groups": [], "method": "m", "decided_by": "x"},
