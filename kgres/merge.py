@@ -11,7 +11,8 @@ and :func:`rollback` restores the earlier state exactly.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
 from kgres.cluster import Group
 from kgres.db import Database
@@ -19,15 +20,36 @@ from kgres.errors import KgresError
 
 
 def apply_groups(db: Database, groups: Sequence[Group], run_id: str, method: str, decided_by: str,
-                 batch_size: int = 500) -> int:
-    """Merge each group into its canonical entity; return the number of entities retired."""
+                 batch_size: int = 500, max_members: int = 5000) -> int:
+    """Merge each group into its canonical entity; return the number of entities retired.
+
+    A transaction holds at most ``batch_size`` groups and about ``max_members`` members: a group
+    larger than that (a chaining baseline's component of tens of thousands) is merged into its
+    canonical in parts, one transaction each, instead of exhausting the transaction memory."""
     retired = 0
-    for start in range(0, len(groups), batch_size):
-        batch = groups[start:start + batch_size]
+    for batch in _transactions(groups, batch_size, max_members):
         db.write("merge_groups", groups=payload(batch), run_id=run_id, method=method, decided_by=decided_by)
-        refresh(db, [g.canonical for g in batch])
+        refresh(db, sorted({g.canonical for g in batch}))
         retired += sum(len(g.members) - 1 for g in batch)
     return retired
+
+
+def _transactions(groups: Sequence[Group], batch_size: int, max_members: int) -> Iterator[list[Group]]:
+    """``groups`` in transaction-sized batches, large groups split into parts that share the canonical."""
+    batch: list[Group] = []
+    size = 0
+    for g in groups:
+        others = [m for m in g.members if m != g.canonical]
+        for start in range(0, len(others), max_members):
+            part = others[start:start + max_members]
+            piece = g if len(others) <= max_members else replace(g, members=(g.canonical, *part))
+            if batch and (len(batch) >= batch_size or size + len(part) > max_members):
+                yield batch
+                batch, size = [], 0
+            batch.append(piece)
+            size += len(part)
+    if batch:
+        yield batch
 
 
 def payload(groups: Sequence[Group]) -> list[dict]:
