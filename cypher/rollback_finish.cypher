@@ -1,9 +1,6 @@
-// rollback_finish: drop the run's candidate pairs and mark the run rolled back (the node stays for audit).
+// rollback_finish: mark the run rolled back (the node stays for audit; its candidate pairs were
+// deleted by rollback_candidates).
 // Params: $run_id string.
 MATCH (r:ResolutionRun {id: $run_id})
-CALL (r) {
-  MATCH ()-[c:CANDIDATE {run_id: $run_id}]->()
-  DELETE c
-}
 SET r.status = 'rolled_back', r.rolled_back_at = datetime()
 RETURN r.id AS id

@@ -95,6 +95,8 @@ def rollback(db: Database, run_id: str) -> int:
     ids = sorted(touched)
     for start in range(0, len(ids), ROLLBACK_BATCH):
         refresh(db, ids[start:start + ROLLBACK_BATCH])
+    while db.query("rollback_candidates", run_id=run_id, limit=ROLLBACK_BATCH * 10)[0]["removed"]:
+        pass
     db.query("rollback_finish", run_id=run_id)
     return n + len(ids)
 
