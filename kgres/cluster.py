@@ -20,8 +20,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 from kgres.score import PairScore
+
+T = TypeVar("T")
 
 PairFn = Callable[[str, str], PairScore]
 PRIOR_MARGIN = 2  # a tie between conflicting homes goes to one only with twice the other's mentions
@@ -136,17 +139,19 @@ def canonical_of(members: list[str], mentions: dict[str, int], names: dict[str, 
     return min(members, key=lambda m: (-mentions.get(m, 1), -len(cores.get(m, "")), len(names.get(m, "")), m))
 
 
-def batches(pieces: Iterable[list[str]], max_ids: int) -> Iterator[list[list[str]]]:
-    """Consecutive pieces (id lists) grouped so that a batch holds at most ``max_ids`` ids (a larger
-    piece is a batch alone): one set of queries per batch, not per piece."""
-    batch: list[list[str]] = []
-    size = 0
-    for p in pieces:
-        if batch and size + len(p) > max_ids:
+def batches(items: Iterable[T], max_size: int, size: Callable[[T], int] = len,
+            max_items: int | None = None) -> Iterator[list[T]]:
+    """Consecutive items grouped so that a batch's summed ``size`` is at most ``max_size`` (a larger
+    item is a batch alone) and it holds at most ``max_items`` items: one set of queries per batch."""
+    batch: list[T] = []
+    total = 0
+    for item in items:
+        n = size(item)
+        if batch and (total + n > max_size or (max_items is not None and len(batch) >= max_items)):
             yield batch
-            batch, size = [], 0
-        batch.append(p)
-        size += len(p)
+            batch, total = [], 0
+        batch.append(item)
+        total += n
     if batch:
         yield batch
 

@@ -14,7 +14,7 @@ import json
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
-from kgres.cluster import Group
+from kgres.cluster import Group, batches
 from kgres.db import Database
 from kgres.errors import KgresError
 
@@ -36,20 +36,15 @@ def apply_groups(db: Database, groups: Sequence[Group], run_id: str, method: str
 
 def _transactions(groups: Sequence[Group], batch_size: int, max_members: int) -> Iterator[list[Group]]:
     """``groups`` in transaction-sized batches, large groups split into parts that share the canonical."""
-    batch: list[Group] = []
-    size = 0
-    for g in groups:
-        others = [m for m in g.members if m != g.canonical]
-        for start in range(0, len(others), max_members):
-            part = others[start:start + max_members]
-            piece = g if len(others) <= max_members else replace(g, members=(g.canonical, *part))
-            if batch and (len(batch) >= batch_size or size + len(part) > max_members):
-                yield batch
-                batch, size = [], 0
-            batch.append(piece)
-            size += len(part)
-    if batch:
-        yield batch
+    return batches((part for g in groups for part in _parts(g, max_members)), max_members,
+                   size=lambda g: len(g.members) - 1, max_items=batch_size)
+
+
+def _parts(g: Group, max_members: int) -> list[Group]:
+    others = [m for m in g.members if m != g.canonical]
+    if len(others) <= max_members:
+        return [g]
+    return [replace(g, members=(g.canonical, *others[i:i + max_members])) for i in range(0, len(others), max_members)]
 
 
 def payload(groups: Sequence[Group]) -> list[dict]:
