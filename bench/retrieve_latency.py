@@ -9,6 +9,8 @@ on my graph. It only adds the retrieval projection and communities there.
 
 Latency is end to end inside kgres: encoding the question (MiniLM on the CPU) plus the Cypher round
 trips; the HTTP row adds FastAPI and the loopback socket. Runs on its own temporary managed Neo4j.
+The "Cypher context" row computes the context with retrieve_context.cypher instead of the plugin's
+kgres.retrieve.context: the baseline for the procedure, in the same process.
 """
 
 from __future__ import annotations
@@ -82,6 +84,7 @@ def measure(db, n_queries: int = 200, clients: tuple[int, ...] = (1, 4)) -> None
     qs = questions(db, n_queries)
     encode_ms, _ = _run(r.encode, qs[:50], 1)
     cases = [("local", "entities", lambda q: r.retrieve(q)),
+             ("local, Cypher context", "entities", lambda q: r.retrieve(q, context_procedure=False)),
              ("local", "mentions (unresolved)", lambda q: r.retrieve(q, layer="mentions")),
              ("ppr", "entities", lambda q: r.retrieve(q, mode="ppr")),
              ("community", "entities", lambda q: r.retrieve(q, mode="community"))]

@@ -3,6 +3,8 @@
 // with the descriptions of their source triples, and the chunks that mention them, ranked by the
 // summed weight of the entities each chunk mentions (HippoRAG's chunk ranking).
 // Only active triples: RELATED is their projection, and descriptions are read from active RELATES.
+// kgres.retrieve.context (the kgres plugin) computes the same result faster; retrieval uses it when
+// the server has it (retrieve_context_procedure.cypher).
 // Params: $ids list<string>, $weights list<float> (aligned with $ids), $relations int, $chunks int,
 //         $chars int (per chunk text).
 WITH $ids AS ids, apoc.map.fromLists($ids, $weights) AS weight
@@ -12,7 +14,7 @@ CALL (ids) {
   CALL (e) {
     MATCH (m:Mention)-[r:REFERS_TO]->(e)
     WITH m.name AS alias, r.method AS method, r.run_id AS run_id, min(r.confidence) AS confidence, count(*) AS mentions
-    ORDER BY mentions DESC, alias
+    ORDER BY mentions DESC, alias, method, run_id
     RETURN collect({alias: alias, method: method, run_id: run_id, confidence: confidence, mentions: mentions})[0..10] AS trail
   }
   RETURN collect(e {.id, .name, .type, .description, rank: i, alias_trail: trail}) AS entities

@@ -20,6 +20,9 @@ only, and descriptions are read from active triples.
 ``layer="mentions"`` asks the same question of the unresolved mention layer as an exact-string
 system would (nodes are distinct mention names): the baseline resolution is measured against.
 
+The context (trails, relations, chunks) comes from ``retrieve_context.cypher``, or from the kgres
+plugin's ``kgres.retrieve.context`` procedure, which returns the same rows faster, when the server has it.
+
 Projections and communities are rebuilt when the graph changes (``retrieve_stamp``: counts, runs,
 filtered triples), checked at most every ``stamp_ttl_s`` seconds.
 """
@@ -70,6 +73,9 @@ class RetrieveConfig(BaseModel):
     encoder_threads: int = Field(1, ge=0, le=256)
     # trace the local query encoder into TorchScript (checked against the model; see embed)
     encoder_trace: bool = True
+    # compute the context with the kgres plugin's kgres.retrieve.context when the server has it (the
+    # same result as retrieve_context.cypher, ~10% less time per local question); false: the Cypher file
+    context_procedure: bool = True
 
 
 class Context(BaseModel):
@@ -120,6 +126,7 @@ class Retriever:
         self._lock = threading.Lock()  # projection and communities
         self._load_lock = threading.Lock()  # encoders (loaded inside communities(), which holds _lock)
         self._stamp: tuple[float, str] | None = None
+        self._has_procedure: bool | None = None
 
     def encode(self, query: str) -> list[float]:
         return self._query_encoder()(query)
@@ -188,7 +195,7 @@ class Retriever:
 
     def _local(self, vector: list[float], cfg: RetrieveConfig) -> dict[str, Any]:
         """Seeds, expansion and their context in one round trip (retrieve_local, then retrieve_context)."""
-        statement = cypher.chain("retrieve_local", "retrieve_context", ("ids", "weights"))
+        statement = cypher.chain("retrieve_local", self._context_file(cfg), ("ids", "weights"))
         row = self.db.read("retrieve_local+context", statement, vector=vector, k=cfg.k, hops=cfg.hops,
                            limit=max(0, cfg.max_entities - cfg.k), **_context_params(cfg))[0]
         return _sorted(row)
@@ -215,9 +222,18 @@ class Retriever:
     def _context(self, ranked: list[tuple[str, float]], cfg: RetrieveConfig) -> dict[str, Any]:
         if not ranked:
             return {"entities": [], "relations": [], "chunks": []}
-        row = self.db.read("retrieve_context", ids=[i for i, _ in ranked], weights=[float(w) for _, w in ranked],
-                           **_context_params(cfg))[0]
+        row = self.db.read(self._context_file(cfg), ids=[i for i, _ in ranked],
+                           weights=[float(w) for _, w in ranked], **_context_params(cfg))[0]
         return _sorted(row)
+
+    def _context_file(self, cfg: RetrieveConfig) -> str:
+        """retrieve_context_procedure where allowed and the server's plugin has the procedure (checked
+        once per Retriever), else the plain Cypher file."""
+        if not cfg.context_procedure:
+            return "retrieve_context"
+        if self._has_procedure is None:
+            self._has_procedure = bool(self.db.read("retrieve_has_procedure", procedure="kgres.retrieve.context"))
+        return "retrieve_context_procedure" if self._has_procedure else "retrieve_context"
 
     def _mentions(self, seeds: list[dict], cfg: RetrieveConfig) -> dict[str, Any]:
         names = [r["n"] for r in self.db.read("retrieve_names", ids=[s["id"] for s in seeds])]

@@ -14,7 +14,8 @@ from kgres import cypher, ingest
 from kgres.errors import ConfigError
 from kgres.merge import refresh
 from kgres.resolve import resolve
-from kgres.retrieve import Retriever
+from kgres.retrieve import RetrieveConfig, Retriever
+from kgres.synth import generate
 from tests.graphs import free_port, write_jsonl
 
 # The Baker Street lodger: chunk c1 says who lodges at Baker Street (as "Sherlock Holmes"), chunk c2
@@ -96,10 +97,12 @@ def test_ppr_and_community_modes(resolved):
     assert {"Sherlock Holmes", "violin"} <= names(com)
 
 
-def test_filtered_triples_never_appear(resolved):
+@pytest.mark.parametrize("procedure", [True, False], ids=["plugin", "cypher"])
+def test_filtered_triples_never_appear(resolved, procedure):
     resolved.run("MATCH ()-[t:RELATES {source_key: 't-violin'}]->() SET t.status = 'filtered'")
     refresh(resolved, [r["id"] for r in resolved.run("MATCH (e:Entity) RETURN e.id AS id")])
-    r = Retriever(resolved)
+    r = Retriever(resolved, cfg=RetrieveConfig(context_procedure=procedure))
+    assert r._context_file(r.cfg) == ("retrieve_context_procedure" if procedure else "retrieve_context")
     for mode in ("local", "ppr"):
         ctx = r.retrieve(QUESTION, mode=mode, k=1, hops=2)
         assert "violin" not in names(ctx), mode
@@ -137,8 +140,34 @@ def test_the_cypher_files_run_from_plain_cypher(resolved, neo4j_target):
             # retrieval runs the two as one statement: the same context
             chained = s.run(cypher.chain("retrieve_local", "retrieve_context", ("ids", "weights")), vector=vector,
                             k=1, hops=2, limit=10, **params).single()
+            # the plugin's procedure, as retrieval calls it when the server has it
+            proc = s.run(cypher.load("retrieve_context_procedure"), ids=local["ids"], weights=local["weights"],
+                         **params).single()
     assert {e["name"] for e in ctx["entities"]} >= {"Baker Street", "Sherlock Holmes", "violin"}
-    assert chained.data() == ctx.data()
+    assert chained.data() == ctx.data() == proc.data()
+
+
+def test_the_plugin_procedure_gives_the_cypher_files_context(db, tmp_path):
+    """kgres.retrieve.context against retrieve_context.cypher on a resolved generated graph with
+    filtered triples: the whole context, in order, for every mode and for tight limits."""
+    generate(tmp_path / "g.jsonl", tmp_path / "g.gold.jsonl", 1500, seed=11)
+    ingest.ingest(db, "jsonl", tmp_path / "g.jsonl")
+    resolve(db)
+    db.run("MATCH ()-[t:RELATES]->() WITH t ORDER BY t.id SKIP 3 LIMIT 40 SET t.status = 'filtered'")
+    refresh(db, [r["id"] for r in db.run("MATCH (e:Entity) RETURN e.id AS id")])
+    names_ = [r["n"] for r in db.run("MATCH (e:Entity) WHERE e.mention_count >= 2 RETURN e.name AS n "
+                                     "ORDER BY e.id LIMIT 12")]
+    plugin, plain = Retriever(db), Retriever(db, cfg=RetrieveConfig(context_procedure=False))
+    assert plugin._context_file(plugin.cfg) == "retrieve_context_procedure"
+    compared = 0
+    for i, name in enumerate(names_):
+        q = f"What does {name} do?"
+        for opts in ({"mode": "local", "hops": 1 + i % 2}, {"mode": "ppr"},
+                     {"mode": "local", "relations": 2, "chunks": 1, "chunk_chars": 50}):
+            a, b = plugin.retrieve(q, **opts), plain.retrieve(q, **opts)
+            assert a.model_dump(exclude={"ms"}) == b.model_dump(exclude={"ms"}), (q, opts)
+            compared += bool(a.relations) + bool(a.chunks)
+    assert compared > 30  # the comparisons saw relations and chunks
 
 
 def _http(method: str, url: str, body: dict | None = None, token: str | None = None) -> tuple[int, dict]:
