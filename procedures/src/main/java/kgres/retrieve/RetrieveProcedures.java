@@ -192,25 +192,20 @@ public class RetrieveProcedures {
         private List<Map<String, Object>> relations(List<Long> nodes, long limit) throws KernelException {
             Set<Long> among = new LinkedHashSet<>(nodes);
             List<Edge> found = new ArrayList<>();
+            Map<Long, Object[]> idAndName = new HashMap<>();
+            for (long n : among) {
+                idAndName.put(n, store.nodeProperties(n, id, name));
+            }
             for (long a : among) {
-                List<long[]> out = new ArrayList<>();  // [target] with properties read below, after the walk
-                List<Object[]> props = new ArrayList<>();
                 RelationshipTraversalCursor rels = store.walk(0, a, related, Direction.OUTGOING);
                 while (rels.next()) {
                     long b = rels.otherNodeReference();
                     if (b != a && among.contains(b)) {
-                        out.add(new long[] {b});
-                        props.add(store.properties(rels, predicate, weight, tripleIds));
+                        Object[] r = store.properties(rels, predicate, weight, tripleIds);
+                        Object[] pa = idAndName.get(a);
+                        Object[] pb = idAndName.get(b);
+                        found.add(new Edge(pa[0], pa[1], pb[0], pb[1], r[0], r[1] instanceof Number w ? w : 1.0, r[2]));
                     }
-                }
-                if (out.isEmpty()) {
-                    continue;
-                }
-                Object[] pa = store.nodeProperties(a, id, name);
-                for (int i = 0; i < out.size(); i++) {
-                    Object[] pb = store.nodeProperties(out.get(i)[0], id, name);
-                    Object[] r = props.get(i);
-                    found.add(new Edge(pa[0], pa[1], pb[0], pb[1], r[0], r[1] instanceof Number w ? w : 1.0, r[2]));
                 }
             }
             found.sort(Comparator.comparing(Edge::weight, Order::numbers).reversed()
