@@ -10,7 +10,8 @@ on my graph. It only adds the retrieval projection and communities there.
 Latency is end to end inside kgres: encoding the question (MiniLM on the CPU) plus the Cypher round
 trips; the HTTP row adds FastAPI and the loopback socket. Runs on its own temporary managed Neo4j.
 The "Cypher context" row computes the context with retrieve_context.cypher instead of the plugin's
-kgres.retrieve.context: the baseline for the procedure, in the same process.
+kgres.retrieve.context: the baseline for the procedure, run interleaved with "local" question by
+question. queries/s is clients / mean latency.
 """
 
 from __future__ import annotations
@@ -48,27 +49,31 @@ def _percentiles(ms: list[float]) -> list[float]:
     return [round(q[49], 1), round(q[94], 1), round(q[98], 1)]
 
 
-def _run(call, qs: list[str], clients: int) -> tuple[list[float], float]:
-    """Latencies (ms) of ``call(q)`` over ``qs`` split across ``clients`` threads, and queries per second."""
-    out: list[float] = []
+def _run(calls: list, qs: list[str], clients: int) -> list[tuple[list[float], float]]:
+    """Latencies (ms) of each of ``calls`` over ``qs`` split across ``clients`` threads, and its
+    queries per second (clients / mean latency). Several calls are interleaved question by question,
+    first one then the other, so a comparison is not skewed by the machine's speed drifting
+    between two runs."""
+    out: list[list[float]] = [[] for _ in calls]
     lock = threading.Lock()
 
     def worker(part: list[str]) -> None:
-        mine = []
-        for q in part:
-            t = time.perf_counter()
-            call(q)
-            mine.append(1000 * (time.perf_counter() - t))
+        mine: list[list[float]] = [[] for _ in calls]
+        for i, q in enumerate(part):
+            for j in (range(len(calls)) if i % 2 == 0 else reversed(range(len(calls)))):
+                t = time.perf_counter()
+                calls[j](q)
+                mine[j].append(1000 * (time.perf_counter() - t))
         with lock:
-            out.extend(mine)
+            for j, ms in enumerate(mine):
+                out[j].extend(ms)
 
     threads = [threading.Thread(target=worker, args=(qs[i::clients],)) for i in range(clients)]
-    t = time.perf_counter()
     for th in threads:
         th.start()
     for th in threads:
         th.join()
-    return out, len(qs) / (time.perf_counter() - t)
+    return [(ms, 1000 * clients / statistics.fmean(ms)) for ms in out]
 
 
 def measure(db, n_queries: int = 200, clients: tuple[int, ...] = (1, 4)) -> None:
@@ -82,19 +87,22 @@ def measure(db, n_queries: int = 200, clients: tuple[int, ...] = (1, 4)) -> None
     built = r.communities()
     t_comm = time.perf_counter() - t
     qs = questions(db, n_queries)
-    encode_ms, _ = _run(r.encode, qs[:50], 1)
-    cases = [("local", "entities", lambda q: r.retrieve(q)),
-             ("local, Cypher context", "entities", lambda q: r.retrieve(q, context_procedure=False)),
-             ("local", "mentions (unresolved)", lambda q: r.retrieve(q, layer="mentions")),
-             ("ppr", "entities", lambda q: r.retrieve(q, mode="ppr")),
-             ("community", "entities", lambda q: r.retrieve(q, mode="community"))]
+    [(encode_ms, _)] = _run([r.encode], qs[:50], 1)
+    # (mode, layer, call) groups; the calls of one group run interleaved: local on the resolved graph
+    # against its two baselines, the Cypher-file context and the unresolved mention layer
+    groups = [[("local", "entities", lambda q: r.retrieve(q)),
+               ("local, Cypher context", "entities", lambda q: r.retrieve(q, context_procedure=False)),
+               ("local", "mentions (unresolved)", lambda q: r.retrieve(q, layer="mentions"))],
+              [("ppr", "entities", lambda q: r.retrieve(q, mode="ppr"))],
+              [("community", "entities", lambda q: r.retrieve(q, mode="community"))]]
     rows = []
-    for mode, layer, call in cases:
+    for group in groups:
         for q in qs[:10]:
-            call(q)  # warm the page cache and query plans
+            for _, _, call in group:
+                call(q)  # warm the page cache and query plans
         for c in clients:
-            ms, qps = _run(call, qs, c)
-            rows.append([mode, layer, c, *_percentiles(ms), round(qps, 1)])
+            for (mode, layer, _), (ms, qps) in zip(group, _run([call for *_, call in group], qs, c)):
+                rows.append([mode, layer, c, *_percentiles(ms), round(qps, 1)])
     from kgres.serve import Server, create_app
     from tests.graphs import free_port
 
@@ -107,7 +115,7 @@ def measure(db, n_queries: int = 200, clients: tuple[int, ...] = (1, 4)) -> None
         for q in qs[:10]:
             http(q)
         for c in clients:
-            ms, qps = _run(http, qs, c)
+            [(ms, qps)] = _run([http], qs, c)
             rows.append(["local over HTTP", "entities", c, *_percentiles(ms), round(qps, 1)])
     entities = db.run("MATCH (e:Entity) RETURN count(e) AS n")[0]["n"]
     mentions = db.run("MATCH (m:Mention) RETURN count(m) AS n")[0]["n"]
