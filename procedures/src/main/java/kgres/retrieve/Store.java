@@ -1,9 +1,12 @@
 package kgres.retrieve;
 
+import java.util.HashMap;
 import java.util.Iterator;
+import java.util.Map;
 import org.neo4j.exceptions.KernelException;
 import org.neo4j.graphdb.Direction;
 import org.neo4j.internal.kernel.api.CursorFactory;
+import org.neo4j.internal.kernel.api.EntityCursor;
 import org.neo4j.internal.kernel.api.IndexQueryConstraints;
 import org.neo4j.internal.kernel.api.IndexReadSession;
 import org.neo4j.internal.kernel.api.NodeCursor;
@@ -45,8 +48,7 @@ final class Store implements AutoCloseable {
     private final PropertyCursor properties;
     private final NodeValueIndexCursor nodeSeek;
     private final RelationshipValueIndexCursor relationshipSeek;
-    private IndexReadSession entityIds;
-    private IndexReadSession tripleIds;
+    private final Map<SchemaDescriptor, IndexReadSession> sessions = new HashMap<>();
 
     Store(KernelTransaction ktx) {
         this.ktx = ktx;
@@ -81,11 +83,8 @@ final class Store implements AutoCloseable {
         if (label == TokenConstants.NO_TOKEN || key == TokenConstants.NO_TOKEN) {
             return NONE;
         }
-        if (entityIds == null) {
-            entityIds = read.indexReadSession(rangeIndex(SchemaDescriptors.forLabel(label, key)));
-        }
-        read.nodeIndexSeek(ktx.queryContext(), entityIds, nodeSeek, IndexQueryConstraints.unconstrained(),
-                PropertyIndexQuery.exact(key, Values.stringValue(value)));
+        read.nodeIndexSeek(ktx.queryContext(), session(SchemaDescriptors.forLabel(label, key)), nodeSeek,
+                IndexQueryConstraints.unconstrained(), PropertyIndexQuery.exact(key, Values.stringValue(value)));
         return nodeSeek.next() ? nodeSeek.nodeReference() : NONE;
     }
 
@@ -94,12 +93,20 @@ final class Store implements AutoCloseable {
         if (type == TokenConstants.NO_TOKEN || key == TokenConstants.NO_TOKEN) {
             return NONE;
         }
-        if (tripleIds == null) {
-            tripleIds = read.indexReadSession(rangeIndex(SchemaDescriptors.forRelType(type, key)));
-        }
-        read.relationshipIndexSeek(ktx.queryContext(), tripleIds, relationshipSeek,
-                IndexQueryConstraints.unconstrained(), PropertyIndexQuery.exact(key, Values.stringValue(value)));
+        read.relationshipIndexSeek(ktx.queryContext(), session(SchemaDescriptors.forRelType(type, key)),
+                relationshipSeek, IndexQueryConstraints.unconstrained(),
+                PropertyIndexQuery.exact(key, Values.stringValue(value)));
         return relationshipSeek.next() ? relationshipSeek.relationshipReference() : NONE;
+    }
+
+    /** A read session on the range index of ``schema``, opened once per Store. */
+    private IndexReadSession session(SchemaDescriptor schema) throws KernelException {
+        IndexReadSession session = sessions.get(schema);
+        if (session == null) {
+            session = read.indexReadSession(rangeIndex(schema));
+            sessions.put(schema, session);
+        }
+        return session;
     }
 
     private IndexDescriptor rangeIndex(SchemaDescriptor schema) {
@@ -117,11 +124,7 @@ final class Store implements AutoCloseable {
     /** Node properties ``keys`` as Java values (null where absent). */
     Object[] nodeProperties(long id, int... keys) {
         read.singleNode(id, node);
-        if (!node.next()) {
-            return new Object[keys.length];
-        }
-        node.properties(properties, PropertySelection.selection(keys));
-        return collect(keys);
+        return propertiesAt(node, keys);
     }
 
     boolean hasLabel(long id, int label) {
@@ -132,10 +135,15 @@ final class Store implements AutoCloseable {
     /** Relationship properties ``keys`` of a relationship found by id. */
     Object[] relationshipProperties(long id, int... keys) {
         read.singleRelationship(id, relationship);
-        if (!relationship.next()) {
+        return propertiesAt(relationship, keys);
+    }
+
+    /** Properties ``keys`` of the entity a freshly positioned cursor finds (all null if none). */
+    private Object[] propertiesAt(EntityCursor cursor, int[] keys) {
+        if (!cursor.next()) {
             return new Object[keys.length];
         }
-        relationship.properties(properties, PropertySelection.selection(keys));
+        cursor.properties(properties, PropertySelection.selection(keys));
         return collect(keys);
     }
 
