@@ -125,6 +125,13 @@ def entities(n: int, topics: int, rnd: random.Random) -> list[dict]:
     return out
 
 
+def _triple(tid: str, subject: str, predicate: str, obj: str, chunk: str, names: dict[str, str]) -> dict:
+    """A triple record with the one-sentence description an extractor writes for it."""
+    claim = f"{names[subject]} {predicate.lower().replace('_', ' ')} {names[obj]}."
+    return {"kind": "triple", "id": tid, "subject": subject, "object": obj, "predicate": predicate,
+            "chunk_id": chunk, "description": claim}
+
+
 def generate(path: Path, gold_path: Path, mentions: int, seed: int = 11, per_entity: int = 4,
              topic_size: int = 40) -> SynthStats:
     """Write ``mentions`` mentions (about one triple per mention) to ``path`` and their gold to
@@ -151,28 +158,32 @@ def generate(path: Path, gold_path: Path, mentions: int, seed: int = 11, per_ent
             pool = by_topic.get(topic) or ents
             chunk = f"c{c}"
             c += 1
-            f.write(json.dumps({"kind": "chunk", "id": chunk, "text": f"Generated chunk {chunk}, topic {topic}."}) + "\n")
-            members = []
+            lines: list[dict] = []  # the chunk's records; its text is written from their claims
+            members, names = [], {}
             # distinct entities per chunk: an extractor lists each thing once per chunk, and a triple
             # between two mentions of one entity would be a self-relation (a cannot-link) by construction
             for e in rnd.sample(pool, min(5, mentions - m, len(pool))):
                 name = rnd.choices([v for v, _ in e["variants"]], [w for _, w in e["variants"]])[0]
                 type_ = e.get("mistyped", e["type"]) if rnd.random() < 0.15 else e["type"]
                 mid = f"m{m}"
-                f.write(json.dumps({"kind": "mention", "id": mid, "name": name, "type": type_, "chunk_id": chunk},
-                                   ensure_ascii=False) + "\n")
+                lines.append({"kind": "mention", "id": mid, "name": name, "type": type_, "chunk_id": chunk})
                 gold[mid] = e["gold"]
                 members.append(mid)
+                names[mid] = name
                 m += 1
             for a, b in zip(members, members[1:]):
-                f.write(json.dumps({"kind": "triple", "id": f"t{triples}", "subject": a, "object": b,
-                                    "predicate": rnd.choice(PREDICATES), "chunk_id": chunk}) + "\n")
+                lines.append(_triple(f"t{triples}", a, rnd.choice(PREDICATES), b, chunk, names))
                 triples += 1
             if members and rnd.random() < 0.05:  # an endpoint the extractor never listed as an entity
-                f.write(json.dumps({"kind": "triple", "id": f"t{triples}", "subject": members[0],
-                                    "object": f"missing-{chunk}", "predicate": "MENTIONS", "chunk_id": chunk}) + "\n")
+                names[f"missing-{chunk}"] = "an unnamed source"
+                lines.append(_triple(f"t{triples}", members[0], "MENTIONS", f"missing-{chunk}", chunk, names))
                 triples += 1
                 missing += 1
+            claims = [r["description"] for r in lines if r["kind"] == "triple"] or [
+                f"{n} is mentioned." for n in names.values()]
+            text = " ".join([f"Generated chunk {chunk}, topic {topic}.", *claims])
+            for r in [{"kind": "chunk", "id": chunk, "text": text}, *lines]:
+                f.write(json.dumps(r, ensure_ascii=False) + "\n")
     gold_path.write_text("".join(json.dumps({"mention_id": k, "cluster": v}) + "\n" for k, v in gold.items()),
                          encoding="utf-8")
     return SynthStats(mentions=len(gold), entities=len(set(gold.values())), triples=triples, topics=topics,

@@ -153,7 +153,6 @@ def test_the_plugin_procedure_gives_the_cypher_files_context(db, tmp_path):
     generate(tmp_path / "g.jsonl", tmp_path / "g.gold.jsonl", 1500, seed=11)
     ingest.ingest(db, "jsonl", tmp_path / "g.jsonl")
     resolve(db)
-    db.run("MATCH ()-[t:RELATES]->() SET t.description = 'claim ' + t.id")  # generated triples have none
     db.run("MATCH ()-[t:RELATES]->() WITH t ORDER BY t.id SKIP 3 LIMIT 40 SET t.status = 'filtered'")
     refresh(db, [r["id"] for r in db.run("MATCH (e:Entity) RETURN e.id AS id")])
     names_ = [r["n"] for r in db.run("MATCH (e:Entity) WHERE e.mention_count >= 2 RETURN e.name AS n "

@@ -36,6 +36,11 @@ def test_variants_and_traps_are_there(tmp_path):
     assert any(len(t) > 1 for t in types_per_entity.values())                          # typed two ways
     assert stats.homonym_pairs > 0 and any(c.endswith("h") for c in gold.values())     # homonyms
     assert stats.missing_endpoints > 0
+    # every triple carries the sentence an extractor writes, and its chunk's text says it
+    name_of = {r["id"]: r["name"] for r in mentions}
+    text_of = {r["id"]: r["text"] for r in lines if r["kind"] == "chunk"}
+    for t in (r for r in lines if r["kind"] == "triple"):
+        assert t["description"].startswith(name_of[t["subject"]] + " ") and t["description"] in text_of[t["chunk_id"]]
     surnames: dict[str, set] = {}
     for r in mentions:
         if r["type"] == "PERSON" and len(r["name"].split()) == 2:
