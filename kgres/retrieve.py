@@ -40,7 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from kgres import cypher
 from kgres.db import Database
 from kgres.embed import EmbedConfig, load_encoder, load_query_encoder
-from kgres.errors import ConfigError
+from kgres.errors import ConfigError, DatabaseError, DatabaseUnavailable
 
 Mode = Literal["local", "ppr", "community"]
 Layer = Literal["entities", "mentions"]
@@ -127,6 +127,7 @@ class Retriever:
         self._load_lock = threading.Lock()  # encoders (loaded inside communities(), which holds _lock)
         self._stamp: tuple[float, str] | None = None
         self._has_procedure: bool | None = None
+        self._projected: str | None = None  # the projection this Retriever last made or found
 
     def encode(self, query: str) -> list[float]:
         return self._query_encoder()(query)
@@ -203,9 +204,15 @@ class Retriever:
     def _ppr(self, seeds: list[dict], cfg: RetrieveConfig) -> list[tuple[str, float]]:
         if not seeds:
             return []
+        params = dict(seeds=[s["id"] for s in seeds], limit=cfg.max_entities, damping=cfg.damping)
         graph = self.projection()
-        rows = self.db.read("retrieve_ppr", graph=graph, seeds=[s["id"] for s in seeds], limit=cfg.max_entities,
-                             damping=cfg.damping)
+        try:
+            rows = self.db.read("retrieve_ppr", graph=graph, **params)
+        except DatabaseError as e:  # another process dropped it (it projected a newer graph): once more
+            if isinstance(e, DatabaseUnavailable) or graph not in str(e):
+                raise
+            self._projected = None
+            rows = self.db.read("retrieve_ppr", graph=self.projection(), **params)
         return [(r["id"], r["score"]) for r in rows]
 
     def _community(self, vector: list[float], cfg: RetrieveConfig) -> tuple[list[dict], list[tuple[str, float]]]:
@@ -257,14 +264,18 @@ class Retriever:
         return value
 
     def projection(self) -> str:
-        """The name of the current retrieval projection, projecting it (and dropping stale ones) if needed."""
+        """The name of the current retrieval projection, projecting it (and dropping stale ones) if needed.
+        The catalog is listed once per stamp, not on every question (2.3 ms under the lock at 100k)."""
         name = GRAPH_PREFIX + self.stamp()
+        if name == self._projected:
+            return name
         with self._lock:
             existing = {r["name"] for r in self.db.query("retrieve_graphs", prefix=GRAPH_PREFIX)}
             if name not in existing:
                 for old in existing:
                     self.db.query("components_drop", graph=old)
                 self.db.query("retrieve_project", graph=name)
+            self._projected = name
         return name
 
     def communities(self, cfg: RetrieveConfig | None = None, force: bool = False) -> dict[str, Any]:

@@ -97,6 +97,17 @@ def test_ppr_and_community_modes(resolved):
     assert {"Sherlock Holmes", "violin"} <= names(com)
 
 
+def test_ppr_reprojects_a_graph_another_process_dropped(resolved):
+    """The projection's name is remembered per stamp, so a graph dropped behind the Retriever's back
+    (another kgres process re-projecting) must be noticed and projected again."""
+    r = Retriever(resolved)
+    first = r.retrieve(QUESTION, mode="ppr", k=1)
+    resolved.query("components_drop", graph=r.projection())
+    again = r.retrieve(QUESTION, mode="ppr", k=1)
+    assert again.model_dump(exclude={"ms"}) == first.model_dump(exclude={"ms"})
+    assert r.projection() in {x["name"] for x in resolved.query("retrieve_graphs", prefix="kgres_retrieval_")}
+
+
 @pytest.mark.parametrize("procedure", [True, False], ids=["plugin", "cypher"])
 def test_filtered_triples_never_appear(resolved, procedure):
     resolved.run("MATCH ()-[t:RELATES {source_key: 't-violin'}]->() SET t.status = 'filtered'")
