@@ -1,5 +1,6 @@
 // ingest_mentions: upsert Mentions verbatim; give each mention that refers to nothing yet its own
-// Entity (the unresolved state) with a recorded REFERS_TO decision; link mentions to their Chunks.
+// Entity (the unresolved state) with a recorded REFERS_TO decision and the alias trail that decision
+// makes (as entity_refresh writes it); link mentions to their Chunks.
 // A mention that already refers to an entity (resolved earlier) is left exactly as it is.
 // Params: $rows list<{id, key, name, type, description, chunk_ids, document_ids, span_start, span_end,
 //         attributes_json, inferred}>, $source string, $run_id string.
@@ -13,7 +14,9 @@ ON CREATE SET m.name = row.name, m.norm_name = kgres.text.normName(row.name), m.
 FOREACH (_ IN CASE WHEN EXISTS { (m)-[:REFERS_TO]->() } THEN [] ELSE [1] END |
   MERGE (e:Entity {id: 'ent:' + m.id})
   ON CREATE SET e.name = m.name, e.norm_name = m.norm_name, e.type = m.type,
-                e.description = m.description, e.aliases = [m.name], e.mention_count = 1
+                e.description = m.description, e.aliases = [m.name], e.mention_count = 1,
+                e.trail_aliases = [m.name], e.trail_methods = ['ingest'], e.trail_run_ids = [$run_id],
+                e.trail_confidences = [1.0], e.trail_mentions = [1]
   MERGE (m)-[r:REFERS_TO]->(e)
   ON CREATE SET r.confidence = 1.0, r.method = 'ingest', r.run_id = $run_id, r.decided_by = 'kgres ingest',
                 r.decided_at = datetime(), r.evidence = 'unresolved: one entity per mention'

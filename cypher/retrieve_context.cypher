@@ -1,5 +1,6 @@
 // retrieve_context: the context for a ranked list of entities: each entity with its alias trail
-// (the names its mentions carry and the decisions that joined them), the relations among them
+// (the names its mentions carry and the decisions that joined them: stored on the entity by
+// entity_refresh and ingest, walked from its mentions where it is not), the relations among them
 // with the descriptions of their source triples, and the chunks that mention them, ranked by the
 // summed weight of the entities each chunk mentions (HippoRAG's chunk ranking).
 // Only active triples: RELATED is their projection, and descriptions are read from active RELATES.
@@ -12,11 +13,17 @@ CALL (ids) {
   UNWIND range(0, size(ids) - 1) AS i
   MATCH (e:Entity {id: ids[i]})
   CALL (e) {
+    WITH e WHERE e.trail_aliases IS NULL  // not stored (see entity_refresh): walk the mentions
     MATCH (m:Mention)-[r:REFERS_TO]->(e)
     WITH m.name AS alias, r.method AS method, r.run_id AS run_id, min(r.confidence) AS confidence, count(*) AS mentions
     ORDER BY mentions DESC, alias, method, run_id
-    RETURN collect({alias: alias, method: method, run_id: run_id, confidence: confidence, mentions: mentions})[0..10] AS trail
+    RETURN collect({alias: alias, method: method, run_id: run_id, confidence: toFloat(confidence),
+                    mentions: mentions})[0..10] AS walked
   }
+  WITH i, e, CASE WHEN e.trail_aliases IS NULL THEN walked
+             ELSE [j IN range(0, size(e.trail_aliases) - 1) |
+                   {alias: e.trail_aliases[j], method: e.trail_methods[j], run_id: e.trail_run_ids[j],
+                    confidence: e.trail_confidences[j], mentions: e.trail_mentions[j]}] END AS trail
   RETURN collect(e {.id, .name, .type, .description, rank: i, alias_trail: trail}) AS entities
 }
 CALL (ids) {

@@ -43,6 +43,27 @@ def assert_one_refers_to_per_mention(db: Database) -> None:
     assert bad == [], f"mentions without exactly one REFERS_TO: {bad}"
 
 
+def assert_aggregates_current(db: Database) -> None:
+    """What an entity stores about its mentions (aliases, mention_count, the alias trail retrieval
+    reads) is what its mentions say now: no stage that moves a REFERS_TO leaves it stale."""
+    bad = db.run("""
+        MATCH (e:Entity)
+        CALL (e) {
+          OPTIONAL MATCH (m:Mention)-[r:REFERS_TO]->(e)
+          WITH m.name AS alias, r.method AS method, r.run_id AS run_id, min(r.confidence) AS confidence,
+               count(m) AS mentions
+          ORDER BY mentions DESC, alias, method, run_id
+          WITH collect(CASE WHEN mentions > 0 THEN [alias, method, run_id, toFloat(confidence), mentions] END) AS groups
+          RETURN groups[0..10] AS walked, reduce(n = 0, g IN groups | n + g[4]) AS n
+        }
+        WITH e, walked, n, [j IN range(0, size(coalesce(e.trail_aliases, [])) - 1) |
+             [e.trail_aliases[j], e.trail_methods[j], e.trail_run_ids[j], e.trail_confidences[j], e.trail_mentions[j]]]
+             AS stored
+        WHERE e.trail_aliases IS NULL OR stored <> walked OR e.mention_count <> n
+        RETURN e.id AS id, e.mention_count AS count, n, stored, walked LIMIT 5""")
+    assert bad == [], f"entities whose stored aggregates are stale: {bad}"
+
+
 def assert_decisions_recorded(db: Database) -> None:
     """Invariant 3: every REFERS_TO says who decided, when, how confident, in which run, and why."""
     bad = db.run("MATCH (:Mention)-[r:REFERS_TO]->() WHERE r.decided_by IS NULL OR r.decided_at IS NULL "

@@ -10,7 +10,7 @@ from kgres.embed import embed
 from kgres.normalize import normalize
 from kgres.resolve import resolve
 from kgres.score import ScoreConfig, load_ambiguity
-from tests.graphs import snapshot, write_jsonl
+from tests.graphs import assert_aggregates_current, snapshot, write_jsonl
 
 
 def load(db, tmp_path, mentions, triples=()):
@@ -68,6 +68,7 @@ def test_resolve_collapses_first_and_rollback_restores(db, tmp_path):
     before = snapshot(db)
     stats = resolve(db)
     assert stats.collapsed_entities == 3 and stats.collapse_left == 0 and stats.entities_after == 1
+    assert_aggregates_current(db)
     trail = db.run("MATCH (m:Mention {source_key: 'm2'})-[r:REFERS_TO]->(e:Entity) "
                    "RETURN r.method AS method, r.evidence AS evidence, r.run_id AS run")[0]
     assert trail["method"] == "rules" and json.loads(trail["evidence"])["rule"] == "same_key"

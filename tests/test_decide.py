@@ -12,7 +12,7 @@ from kgres.cli import main
 from kgres.decide import decide, review
 from kgres.errors import KgresError
 from kgres.resolve import resolve
-from tests.graphs import assert_one_refers_to_per_mention, snapshot, write_jsonl
+from tests.graphs import assert_aggregates_current, assert_one_refers_to_per_mention, snapshot, write_jsonl
 
 RECS = [{"kind": "mention", "id": "a1", "name": "Acme Corp.", "type": "ORGANIZATION"},
         {"kind": "mention", "id": "a2", "name": "ACME Corporation", "type": "ORGANIZATION"},
@@ -40,6 +40,7 @@ def test_review_lists_the_pair_rules_left_open_and_accept_merges_it(graph):
                   "RETURN DISTINCT e.id AS e, collect(r.method) AS methods, collect(r.decided_by) AS who")
     assert len(rows) == 1 and "human" in rows[0]["methods"] and "human:test" in rows[0]["who"]
     assert_one_refers_to_per_mention(db)
+    assert_aggregates_current(db)
     assert not [p for p in review(db) if "Acme Corp." in (p.a_name, p.b_name)]
     merge.rollback(db, d.run_id)
     nodes, rels = snapshot(db)

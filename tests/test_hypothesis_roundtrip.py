@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgres import ingest, schema
-from tests.graphs import assert_one_refers_to_per_mention
+from tests.graphs import assert_aggregates_current, assert_one_refers_to_per_mention
 
 text = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=40).filter(lambda s: s.strip())
 
@@ -28,3 +28,4 @@ def test_ingest_then_read_back_is_verbatim(session_db, names, desc):
     rows = db.run("MATCH (m:Mention) RETURN m.source_key AS id, m.name AS name, m.description AS d")
     assert sorted((r["id"], r["name"], r["d"]) for r in rows) == sorted((r["id"], r["name"], desc) for r in recs)
     assert_one_refers_to_per_mention(db)
+    assert_aggregates_current(db)

@@ -9,7 +9,7 @@ import pytest
 
 from kgres import ingest
 from kgres.errors import InputError
-from tests.graphs import assert_one_refers_to_per_mention, counts, snapshot
+from tests.graphs import assert_aggregates_current, assert_one_refers_to_per_mention, counts, snapshot
 
 GRAPHML = """<?xml version='1.0' encoding='utf-8'?>
 <graphml xmlns="http://graphml.graphdrawing.org/xmlns">
@@ -66,6 +66,7 @@ def test_graphml_folder_with_chunks(db, tmp_path):
     w = db.run("MATCH (:Mention {name: 'SCROOGE'})-[t:RELATES]->(:Mention {name: 'MARLEY'}) RETURN t.weight AS w")
     assert w == [{"w": 9.0}]
     assert_one_refers_to_per_mention(db)
+    assert_aggregates_current(db)
 
 
 def test_graphml_file_without_chunk_store(db, tmp_path):

@@ -10,7 +10,7 @@ import pytest
 
 from kgres import ingest
 from kgres.errors import InputError
-from tests.graphs import assert_one_refers_to_per_mention, counts, snapshot
+from tests.graphs import assert_aggregates_current, assert_one_refers_to_per_mention, counts, snapshot
 
 
 def write_output(folder: Path, *, old_columns: bool = False, drop: str | None = None) -> Path:
@@ -58,6 +58,7 @@ def test_graphrag_ingest(db, tmp_path, old):
                     {"s": "SHERLOCK HOLMES", "o": "BAKER STREET", "p": "related_to", "w": 3.0, "inferred": False}]
     assert db.run("MATCH (c:Chunk {id: 'graphrag:u1'})-[:PART_OF]->(d:Document) RETURN d.title AS t")[0]["t"] == "holmes.txt"
     assert_one_refers_to_per_mention(db)
+    assert_aggregates_current(db)
 
 
 def test_graphrag_reingest_is_a_no_op(db, tmp_path):

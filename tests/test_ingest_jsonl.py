@@ -9,8 +9,8 @@ import pytest
 
 from kgres import ingest
 from kgres.errors import InputError
-from tests.graphs import (assert_decisions_recorded, assert_one_refers_to_per_mention, counts, snapshot,
-                          write_jsonl)
+from tests.graphs import (assert_aggregates_current, assert_decisions_recorded, assert_one_refers_to_per_mention,
+                          counts, snapshot, write_jsonl)
 
 RECORDS = [
     {"kind": "document", "id": "d1", "title": "The Borrowed Violin", "source": "test"},
@@ -51,6 +51,7 @@ def test_ingest_creates_mentions_entities_and_triples(db, sample):
     assert [r["e"] for r in rows] == ["ent:" + r["m"] for r in rows]
     assert all(r["n"] == 1 and r["aliases"] == [r["name"]] for r in rows)
     assert_one_refers_to_per_mention(db)
+    assert_aggregates_current(db)
     assert_decisions_recorded(db)
     # chunks link to their document, mentions to their chunks
     assert db.run("MATCH (:Chunk)-[:PART_OF]->(d:Document {id: 'jsonl:d1'}) RETURN count(*) AS n")[0]["n"] == 2
@@ -73,6 +74,7 @@ def test_orphan_endpoint_becomes_inferred_mention(db, sample):
                "RETURN m.inferred AS inferred, m.name AS name, t.predicate AS p")
     assert m == [{"inferred": True, "name": "m-irene", "p": "ADMIRES"}]
     assert_one_refers_to_per_mention(db)
+    assert_aggregates_current(db)
 
 
 def test_reingest_changes_nothing(db, sample):
@@ -88,6 +90,7 @@ def test_two_sources_do_not_collide(db, sample):
     ingest.ingest(db, "jsonl", sample, source="b")
     assert db.run("MATCH (m:Mention) RETURN count(m) AS n")[0]["n"] == 10
     assert_one_refers_to_per_mention(db)
+    assert_aggregates_current(db)
 
 
 def test_interrupted_ingest_resumes_to_the_same_graph(db, sample, monkeypatch):
@@ -111,6 +114,7 @@ def test_interrupted_ingest_resumes_to_the_same_graph(db, sample, monkeypatch):
     monkeypatch.undo()
     assert calls["n"] == 1
     assert_one_refers_to_per_mention(db)  # consistent even half-way
+    assert_aggregates_current(db)
     assert db.run("MATCH (r:IngestRun) RETURN r.status AS s")[0]["s"] == "running"
     ingest.ingest(db, "jsonl", sample, batch_size=2)
     assert snapshot(db, keep_volatile=False) == complete

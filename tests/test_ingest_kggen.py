@@ -8,7 +8,7 @@ import pytest
 
 from kgres import ingest
 from kgres.errors import InputError
-from tests.graphs import assert_one_refers_to_per_mention, counts
+from tests.graphs import assert_aggregates_current, assert_one_refers_to_per_mention, counts
 
 KG = {"entities": ["Large Language Models", "LLMs", "OpenAI"], "edges": ["developed by", "abbreviates"],
       "relations": [["LLMs", "abbreviates", "Large Language Models"], ["GPT-4", "developed by", "OpenAI"],
@@ -27,6 +27,7 @@ def test_kggen_ingest(db, tmp_path):
                     {"s": "LLMs", "p": "abbreviates", "o": "Large Language Models"}]
     assert db.run("MATCH (m:Mention {name: 'GPT-4'}) RETURN m.inferred AS i")[0]["i"] is True
     assert_one_refers_to_per_mention(db)
+    assert_aggregates_current(db)
 
 
 @pytest.mark.parametrize("doc,needle", [

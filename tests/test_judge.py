@@ -13,7 +13,8 @@ from kgres import ingest
 from kgres.judge import judge
 from kgres.llm import LLMError, LLMSettings, client, parse
 from kgres.resolve import resolve
-from tests.graphs import assert_decisions_recorded, assert_one_refers_to_per_mention, write_jsonl
+from tests.graphs import (assert_aggregates_current, assert_decisions_recorded,
+                          assert_one_refers_to_per_mention, write_jsonl)
 from tests.openai_server import OpenAIServer
 
 RECS = [{"kind": "chunk", "id": "c1", "text": "Acme Corp. makes anvils. ACME Corporation ships them."},
@@ -62,6 +63,7 @@ def test_verdicts_merge_reject_and_are_recorded(graph):
     assert nsa[0]["by"] == "llm:test-model" and "gang of boys" in nsa[0]["why"]
     assert db.run("MATCH ()-[c:CANDIDATE]->() WHERE c.judge IS NOT NULL RETURN count(c) AS n")[0]["n"] >= 2
     assert_one_refers_to_per_mention(db)
+    assert_aggregates_current(db)
     assert_decisions_recorded(db)
     sent = sum(len(m["content"]) for r in server.requests for m in r["body"]["messages"])
     assert stats.usage.calls == 2 and stats.usage.prompt_tokens == pytest.approx(sent / 4, abs=2)
@@ -179,6 +181,7 @@ def test_the_judge_moves_a_single_mention_to_the_entity_its_passage_means(db, tm
                "r.evidence AS ev, r.run_id AS run")[0]
     assert r["m"] == "llm" and r["by"] == "llm:test-model" and "judge-mention-v1" in r["ev"]
     assert_one_refers_to_per_mention(db)
+    assert_aggregates_current(db)
     assert_decisions_recorded(db)
     merge.rollback(db, r["run"])                                       # undoable like any decision
     assert entity_of(db, "h2") not in (entity_of(db, "my"), entity_of(db, "s1"))

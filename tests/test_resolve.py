@@ -11,7 +11,8 @@ from kgres.errors import KgresError
 from kgres.embed import embed
 from kgres.normalize import normalize
 from kgres.resolve import resolve
-from tests.graphs import assert_decisions_recorded, assert_one_refers_to_per_mention, snapshot, write_jsonl
+from tests.graphs import (assert_aggregates_current, assert_decisions_recorded,
+                          assert_one_refers_to_per_mention, snapshot, write_jsonl)
 
 # (id, name, type, chunk): the cases the issue names.
 MENTIONS = [
@@ -87,6 +88,7 @@ def test_invariants_after_resolve(db, tmp_path):
     before = db.run("MATCH (m:Mention) WITH count(m) AS m MATCH ()-[t:RELATES]->() RETURN m, count(t) AS t")[0]
     resolve(db)
     assert_one_refers_to_per_mention(db)
+    assert_aggregates_current(db)
     assert_decisions_recorded(db)
     after = db.run("MATCH (m:Mention) WITH count(m) AS m MATCH ()-[t:RELATES]->() RETURN m, count(t) AS t")[0]
     assert after == before                                          # nothing extracted is lost

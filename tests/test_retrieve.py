@@ -171,7 +171,7 @@ def test_the_plugin_procedure_gives_the_cypher_files_context(db, tmp_path):
     plugin, plain = Retriever(db), Retriever(db, cfg=RetrieveConfig(context_procedure=False))
     assert plugin._context_file(plugin.cfg) == "retrieve_context_procedure"
     assert db.read("retrieve_has_procedure", procedure="kgres.retrieve.nothing") == []  # what an old plugin says
-    compared = 0
+    compared, seen = 0, {}
     for i, name in enumerate(names_):
         q = f"What does {name} do?"
         for opts in ({"mode": "local", "hops": 1 + i % 2}, {"mode": "ppr"},
@@ -179,7 +179,15 @@ def test_the_plugin_procedure_gives_the_cypher_files_context(db, tmp_path):
             a, b = plugin.retrieve(q, **opts), plain.retrieve(q, **opts)
             assert a.model_dump(exclude={"ms"}) == b.model_dump(exclude={"ms"}), (q, opts)
             compared += bool(a.chunks) + any(len(x["descriptions"]) > 1 for x in a.relations)
+            seen[q, tuple(opts.items())] = a.model_dump(exclude={"ms"})
     assert compared > 30  # the comparisons saw chunks and relations with several descriptions
+    assert any(len(e["alias_trail"]) > 2 for c in seen.values() for e in c["entities"])
+    # Without stored trails (a database from before they were stored) both walk the mentions, to the same trails.
+    db.run("MATCH (e:Entity) REMOVE e.trail_aliases, e.trail_methods, e.trail_run_ids, e.trail_confidences, "
+           "e.trail_mentions")
+    for (q, opts), ctx in seen.items():
+        for r in (plugin, plain):
+            assert r.retrieve(q, **dict(opts)).model_dump(exclude={"ms"}) == ctx, (q, opts)
 
 
 def _http(method: str, url: str, body: dict | None = None, token: str | None = None) -> tuple[int, dict]:

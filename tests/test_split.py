@@ -10,7 +10,7 @@ from kgres.errors import KgresError
 from kgres.normalize import normalize
 from kgres.resolve import resolve
 from kgres.split import rebuild, split
-from tests.graphs import assert_one_refers_to_per_mention, snapshot, write_jsonl
+from tests.graphs import assert_aggregates_current, assert_one_refers_to_per_mention, snapshot, write_jsonl
 
 RECS = [{"kind": "mention", "id": "s1", "name": "Sherlock Holmes", "type": "PERSON"},
         {"kind": "mention", "id": "s2", "name": "Mr. Sherlock Holmes", "type": "PERSON"},
@@ -43,6 +43,7 @@ def test_split_entity_restores_its_state_and_keeps_it_apart(resolved):
     assert result.kind == "entity" and result.restored == target["id"]
     assert entity_of(db, "s3") == target["id"] and entity_of(db, "s1") == entity_of(db, "s2")
     assert_one_refers_to_per_mention(db)
+    assert_aggregates_current(db)
     # the split entity is exactly as before the merge, its VISITS edge included
     node = db.run("MATCH (e:Entity {id: $id}) RETURN properties(e) AS p", id=target["id"])[0]["p"]
     assert node["aliases"] == ["Sherlock"] and node["mention_count"] == 1
@@ -61,6 +62,7 @@ def test_split_mention(resolved):
     r = split(db, moved["id"])
     assert r.kind == "mention" and r.restored == moved["prev"]
     assert_one_refers_to_per_mention(db)
+    assert_aggregates_current(db)
     never_moved = db.run("MATCH (m:Mention)-[r:REFERS_TO]->() WHERE r.previous_entity_id IS NULL "
                          "AND r.method = 'ingest' RETURN m.id AS id")[0]["id"]
     with pytest.raises(KgresError, match="still refers to its original entity"):
@@ -83,7 +85,7 @@ def test_rebuild_reproduces_the_entity_layer(resolved):
     db, _ = resolved
     good = snapshot(db)
     db.run("MATCH ()-[r:RELATED]->() DELETE r")
-    db.run("MATCH (e:Entity) SET e.aliases = ['garbage'], e.mention_count = 0")
+    db.run("MATCH (e:Entity) SET e.aliases = ['garbage'], e.mention_count = 0, e.trail_aliases = ['garbage']")
     assert snapshot(db) != good
     assert rebuild(db, batch_size=1).entities == 2
     assert snapshot(db) == good

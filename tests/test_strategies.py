@@ -9,7 +9,8 @@ import pytest
 from kgres.metrics import pairwise
 from kgres import export, ingest, merge
 from kgres.resolve import ResolveConfig, resolve
-from tests.graphs import assert_decisions_recorded, assert_one_refers_to_per_mention, write_jsonl
+from tests.graphs import (assert_aggregates_current, assert_decisions_recorded,
+                          assert_one_refers_to_per_mention, write_jsonl)
 from tests.test_resolve import MENTIONS, fixture, groups
 
 GOLD = {i: i.rstrip("0123456789") if i[:2] in ("sh", "bs", "ll") else i for i, *_ in MENTIONS if i != "js1"}
@@ -40,6 +41,7 @@ def test_baselines_do_what_their_systems_do(db, tmp_path):
     stats = run(db, strategy="deg-rag")      # union-find until 40% of the 18 entities are absorbed
     assert stats.merged_entities == int(0.4 * 18)
     assert_one_refers_to_per_mention(db)
+    assert_aggregates_current(db)
     assert_decisions_recorded(db)
     merge.rollback(db, stats.run_id)
     assert (groups(db), _entity_layer(db)) == before   # every baseline is undone exactly
@@ -133,6 +135,7 @@ def test_an_interrupted_resolve_is_finished_by_the_next(db, tmp_path, monkeypatc
     assert_one_refers_to_per_mention(db)                       # consistent even mid-run
     stats = resolve(db)
     assert stats.resumed and stats.run_id == "reference"
+    assert_aggregates_current(db)                              # what the crash left stale, the resume refreshed
     assert (groups(db), _entity_layer(db)) == expected
     assert_decisions_recorded(db)
     assert db.run("MATCH (r:ResolutionRun {status: 'running'}) RETURN count(r) AS n")[0]["n"] == 0

@@ -55,7 +55,14 @@ class RetrieveProceduresTest {
                            (m1)-[:RELATES {id: 't3', status: 'active', description: 'Holmes plays the violin.'}]->(m5),
                            (holmes)-[:RELATED {predicate: 'LODGES_AT', weight: 2, triple_ids: ['t1', 't2']}]->(street),
                            (holmes)-[:RELATED {predicate: 'PLAYS', triple_ids: ['t3']}]->(violin),
-                           (holmes)-[:RELATED {predicate: 'IS', triple_ids: []}]->(holmes)
+                           (holmes)-[:RELATED {predicate: 'IS', triple_ids: []}]->(holmes),
+                           (watson:Entity {id: 'e4', name: 'John Watson', trail_aliases: ['Dr. Watson', 'Watson'],
+                                           trail_methods: ['merge', 'ingest'], trail_run_ids: ['r2', 'i1'],
+                                           trail_confidences: [0.95, 1.0], trail_mentions: [3, 1]}),
+                           (m6:Mention {name: 'a name the stored trail does not have'}),
+                           (m6)-[:REFERS_TO {method: 'rules', run_id: 'r1', confidence: 0.5}]->(watson),
+                           (:Entity {id: 'e5', name: 'nobody', trail_aliases: [], trail_methods: [], trail_run_ids: [],
+                                     trail_confidences: [], trail_mentions: []})
                     """)
                 .build();
         driver = GraphDatabase.driver(neo4j.boltURI(), Config.builder().withoutEncryption().build());
@@ -91,6 +98,16 @@ class RetrieveProceduresTest {
                 Map.of("alias", "Sherlock Holmes", "method", "rules", "run_id", "r1", "confidence", 0.7, "mentions", 2L),
                 Map.of("alias", "Mr. Holmes", "method", "rules", "run_id", "r1", "confidence", 0.8, "mentions", 1L)),
                 holmes.get("alias_trail"));
+    }
+
+    @Test
+    void aStoredTrailIsReadInsteadOfWalkingTheMentions() {
+        List<Object> entities = context(List.of("e4", "e5"), List.of(1.0, 1.0), 0, 0, 100).get("entities").asList();
+        assertEquals(List.of(
+                Map.of("alias", "Dr. Watson", "method", "merge", "run_id", "r2", "confidence", 0.95, "mentions", 3L),
+                Map.of("alias", "Watson", "method", "ingest", "run_id", "i1", "confidence", 1.0, "mentions", 1L)),
+                ((Map<?, ?>) entities.get(0)).get("alias_trail"));
+        assertEquals(List.of(), ((Map<?, ?>) entities.get(1)).get("alias_trail"));
     }
 
     @Test

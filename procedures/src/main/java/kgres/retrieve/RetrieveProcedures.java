@@ -91,6 +91,11 @@ public class RetrieveProcedures {
         private final int status;
         private final int documentId;
         private final int text;
+        private final int trailAliases;
+        private final int trailMethods;
+        private final int trailRunIds;
+        private final int trailConfidences;
+        private final int trailMentions;
 
         Reader(Store s) {
             store = s;
@@ -114,6 +119,11 @@ public class RetrieveProcedures {
             status = s.key("status");
             documentId = s.key("document_id");
             text = s.key("text");
+            trailAliases = s.key("trail_aliases");
+            trailMethods = s.key("trail_methods");
+            trailRunIds = s.key("trail_run_ids");
+            trailConfidences = s.key("trail_confidences");
+            trailMentions = s.key("trail_mentions");
         }
 
         ContextRow context(List<String> ids, List<Number> weights, long relations, long chunks, long chars)
@@ -149,8 +159,38 @@ public class RetrieveProcedures {
             return out;
         }
 
-        /** The names the entity's mentions carry, grouped with the decision that linked them. */
+        /**
+         * The names the entity's mentions carry, grouped with the decision that linked them: the
+         * trail entity_refresh stored on the entity, or walked from its mentions where none is stored.
+         */
         private List<Map<String, Object>> trail(long e) {
+            Object[] t = store.nodeProperties(e, trailAliases, trailMethods, trailRunIds, trailConfidences, trailMentions);
+            if (t[0] instanceof String[] aliases && t[1] instanceof String[] methods && t[2] instanceof String[] runs
+                    && t[3] instanceof double[] confidences && t[4] instanceof long[] mentions) {
+                List<Map<String, Object>> out = new ArrayList<>();
+                for (int i = 0; i < aliases.length; i++) {
+                    out.add(trailRow(aliases[i], methods[i], runs[i], confidences[i], mentions[i]));
+                }
+                return out;
+            }
+            if (t[0] instanceof Object[] empty && empty.length == 0) {
+                return new ArrayList<>();
+            }
+            return walkedTrail(e);
+        }
+
+        private static Map<String, Object> trailRow(Object alias, Object method, Object runId, Object confidence,
+                                                    Object mentions) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("alias", alias);
+            row.put("method", method);
+            row.put("run_id", runId);
+            row.put("confidence", confidence);
+            row.put("mentions", mentions);
+            return row;
+        }
+
+        private List<Map<String, Object>> walkedTrail(long e) {
             Map<List<Object>, Object[]> groups = new HashMap<>();  // [alias, method, run_id] -> [count, min confidence]
             RelationshipTraversalCursor refs = store.walk(0, e, refersTo, Direction.INCOMING);
             while (refs.next()) {
@@ -173,13 +213,8 @@ public class RetrieveProcedures {
                     .thenComparing(g -> g.getKey().get(2), Order.VALUES));
             List<Map<String, Object>> out = new ArrayList<>();
             for (Map.Entry<List<Object>, Object[]> g : sorted.subList(0, Math.min(TRAIL, sorted.size()))) {
-                Map<String, Object> row = new LinkedHashMap<>();
-                row.put("alias", g.getKey().get(0));
-                row.put("method", g.getKey().get(1));
-                row.put("run_id", g.getKey().get(2));
-                row.put("confidence", g.getValue()[1]);
-                row.put("mentions", g.getValue()[0]);
-                out.add(row);
+                Object confidence = g.getValue()[1] instanceof Number c ? (Object) c.doubleValue() : null;
+                out.add(trailRow(g.getKey().get(0), g.getKey().get(1), g.getKey().get(2), confidence, g.getValue()[0]));
             }
             return out;
         }
