@@ -7,6 +7,7 @@
 //                    chunk_ids, document_ids, attributes_json, span_start?, span_end?, inferred,
 //                    ingest_run_id})-[:IN_CHUNK]->(:Chunk)
 //         (:Entity {id, name, norm_name, type, description, aliases, mention_count,
+//                   trail_aliases, trail_methods, trail_run_ids, trail_confidences, trail_mentions,
 //                   key_core, key_tokens, key_acronym, key_numbers, key_gender, norm_type, search_key, key_stamp,
 //                   embedding, embedding_key, fastrp, context_embedding, kmeans_block})
 //         (:IngestRun {id, source_system, format, path, input_hash, started_at, finished_at, status, stats_json})
