@@ -190,6 +190,26 @@ def test_the_plugin_procedure_gives_the_cypher_files_context(db, tmp_path):
             assert r.retrieve(q, **dict(opts)).model_dump(exclude={"ms"}) == ctx, (q, opts)
 
 
+def test_a_trail_with_a_null_field_is_walked_not_stored(db, tmp_path):
+    """A list property cannot hold null: a REFERS_TO without a confidence (written by hand, say)
+    leaves the entity without a stored trail, and both context paths walk its mentions instead."""
+    recs = [{"kind": "chunk", "id": "c1", "text": "Holmes and Holmes."}]
+    recs += [{"kind": "mention", "id": f"m{i}", "name": "Holmes", "chunk_id": "c1"} for i in range(2)]
+    ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "g.jsonl", recs))
+    db.run("MATCH (m:Mention {source_key: 'm1'})-[r:REFERS_TO]->(), (e:Entity {id: 'ent:jsonl:m0'}) "
+           "CREATE (m)-[:REFERS_TO {method: 'by hand', run_id: 'x'}]->(e) DELETE r")
+    refresh(db, ["ent:jsonl:m0", "ent:jsonl:m1"])
+    stored = db.run("MATCH (e:Entity {id: 'ent:jsonl:m0'}) RETURN e.trail_aliases AS t, e.mention_count AS n")[0]
+    assert stored == {"t": None, "n": 2}
+    params = dict(ids=["ent:jsonl:m0"], weights=[1.0], relations=10, chunks=5, chars=100)
+    trails = [db.read(f, **params)[0]["entities"][0]["alias_trail"]
+              for f in ("retrieve_context", "retrieve_context_procedure")]
+    run = db.run("MATCH (:Mention {source_key: 'm0'})-[r:REFERS_TO]->() RETURN r.run_id AS r")[0]["r"]
+    assert trails[0] == trails[1] == [
+        {"alias": "Holmes", "method": "by hand", "run_id": "x", "confidence": None, "mentions": 1},
+        {"alias": "Holmes", "method": "ingest", "run_id": run, "confidence": 1.0, "mentions": 1}]
+
+
 def _http(method: str, url: str, body: dict | None = None, token: str | None = None) -> tuple[int, dict]:
     req = urllib.request.Request(url, method=method, data=json.dumps(body).encode() if body is not None else None,
                                  headers={"content-type": "application/json",
