@@ -4,7 +4,9 @@ Strategies (each a ``cypher/block_<name>.cypher`` file), combinable:
 
 - ``exact``: same normalised core key, across types ("Baker Street" as GEO and as ORGANIZATION).
 - ``acronym``: an acronym key equal to another entity's core key ("LLMs" / "Large Language Models").
-- ``lexical``: the best full-text matches on name and aliases (shared rare words: "Holmes").
+- ``lexical``: the best full-text matches on name and aliases (shared rare words: "Holmes"). The
+  index is rebuilt first: BM25 counts deleted documents until Lucene merges them, which made the
+  pairs differ from run to run.
 - ``semantic``: nearest neighbours by text embedding (vector index), cosine >= ``min_cosine``.
 - ``structural``: entities sharing neighbours (GDS nodeSimilarity), similarity >= ``structural_cutoff``.
 - ``kmeans``: Deg-Rag's semantic blocks: GDS k-means over text embeddings with
@@ -27,6 +29,7 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from kgres import cypher
 from kgres.db import Database
 
 Strategy = Literal["exact", "acronym", "lexical", "semantic", "structural", "kmeans"]
@@ -57,6 +60,8 @@ def block(db: Database, run_id: str, cfg: BlockConfig = BlockConfig(),
 
     ``focus``: block only these entities (a later pass re-examines what the previous one merged).
     """
+    if "lexical" in cfg.strategies:
+        reindex_names(db)
     if "structural" in cfg.strategies or "kmeans" in cfg.strategies:
         _graph_wide(db, run_id, cfg, focus)
     if "kmeans" in cfg.strategies:
@@ -71,6 +76,16 @@ def block(db: Database, run_id: str, cfg: BlockConfig = BlockConfig(),
     by = {r["method"]: r["pairs"] for r in db.query("block_count", run_id=run_id)}
     total = db.query("candidate_total", run_id=run_id)[0]["pairs"]
     return BlockStats(run_id=run_id, pairs_by_strategy=by, pairs=total)
+
+
+def reindex_names(db: Database, timeout_s: int = 600) -> None:
+    """Rebuild the ``entity_name`` full-text index so lexical blocking is deterministic.
+
+    BM25 statistics count replaced and deleted documents until Lucene merges their segments, at a
+    time nobody controls; rebuilt from the store, the index scores the same entities the same way.
+    """
+    for text in cypher.statements("block_lexical_reindex"):
+        db.run(text, _name="block_lexical_reindex", **({"timeout_s": timeout_s} if "$timeout_s" in text else {}))
 
 
 def _graph_wide(db: Database, run_id: str, cfg: BlockConfig, focus: list[str] | None) -> None:

@@ -11,13 +11,21 @@ from kgres.errors import UnknownQuery
 from tests.conftest import ROOT
 
 
-@pytest.mark.parametrize("name", [n for n in cypher.names() if n != "schema"])
+MULTI = {"schema", "block_lexical_reindex"}  # several statements, schema commands among them
+
+
+@pytest.mark.parametrize("name", [n for n in cypher.names() if n not in MULTI])
 def test_every_query_file_explains(session_db, name):
     text = cypher.load(name)
     assert text.lstrip().startswith(f"// {name}:"), "header names the query and its purpose"
     assert "Params:" in text
     with session_db._driver.session(database=session_db.target.database) as s:
         assert s.run("EXPLAIN " + text).consume().plan is not None
+
+
+def test_the_lexical_reindex_recreates_the_schema_definition():
+    create = [s for s in cypher.statements("block_lexical_reindex") if s.startswith("CREATE")]
+    assert len(create) == 1 and create[0] in cypher.statements("schema")
 
 
 def test_schema_statements_are_all_idempotent():
