@@ -29,7 +29,6 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from kgres import cypher
 from kgres.db import Database
 
 Strategy = Literal["exact", "acronym", "lexical", "semantic", "structural", "kmeans"]
@@ -84,8 +83,7 @@ def reindex_names(db: Database, timeout_s: int = 600) -> None:
     BM25 statistics count replaced and deleted documents until Lucene merges their segments, at a
     time nobody controls; rebuilt from the store, the index scores the same entities the same way.
     """
-    for text in cypher.statements("block_lexical_reindex"):
-        db.run(text, _name="block_lexical_reindex", **({"timeout_s": timeout_s} if "$timeout_s" in text else {}))
+    db.script("block_lexical_reindex", timeout_s=timeout_s)
 
 
 def _graph_wide(db: Database, run_id: str, cfg: BlockConfig, focus: list[str] | None) -> None:

@@ -102,6 +102,15 @@ class Database:
             raise _wrap(e, _name, self.target) from e
         return [r.data() for r in records]
 
+    def script(self, name: str, **params: Any) -> int:
+        """Run each statement of a multi-statement file (:func:`kgres.cypher.statements`) in its own
+        transaction, as schema commands need; each gets only the parameters it names. Returns the
+        number of statements run."""
+        statements = cypher.statements(name)
+        for text in statements:
+            self.run(text, _name=name, **{k: v for k, v in params.items() if f"${k}" in text})
+        return len(statements)
+
     def write(self, name: str, **params: Any) -> dict[str, int]:
         """Run a named write query in one transaction; return its update counters."""
         try:

@@ -125,6 +125,18 @@ def structural(db: Database, dimensions: int, seed: int) -> None:
     db.write("embed_clear_isolated")
 
 
+def reindex(db: Database, timeout_s: int = 1800) -> bool:
+    """Rebuild the ``entity_embedding`` vector index at its current size, dropping the deleted
+    entities a merge leaves in it (``cypher/embed_reindex.cypher``). Vector searches fail with
+    "no such index" while it is rebuilt (seconds at 100k mentions). Returns False, doing nothing,
+    where the index does not exist (``kgres init`` creates it)."""
+    sizes = {r["name"]: r["dimensions"] for r in db.query("schema_vector_indexes")}
+    if "entity_embedding" not in sizes:
+        return False
+    db.script("embed_reindex", embedding_dimensions=sizes["entity_embedding"], timeout_s=timeout_s)
+    return True
+
+
 def _key(cfg: EmbedConfig, text: str) -> str:
     source = f"{cfg.endpoint or 'local'}|{cfg.model}|{text}"
     return hashlib.sha1(source.encode("utf-8")).hexdigest()[:16]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from kgres import __version__, cypher
+from kgres import __version__
 from kgres.config import SchemaSettings
 from kgres.db import Database
 from kgres.errors import DatabaseError, DatabaseUnavailable
@@ -50,18 +50,14 @@ def init(db: Database, settings: SchemaSettings) -> InitResult:
     Idempotent. An existing vector index keeps its size; a mismatch with ``settings`` is returned as a
     warning (recreating it would drop stored embeddings' index, which is the embed stage's decision).
     """
-    params = {"embedding_dimensions": settings.embedding_dimensions,
-              "fastrp_dimensions": settings.fastrp_dimensions}
-    statements = cypher.statements("schema")
-    for text in statements:
-        used = {k: v for k, v in params.items() if f"${k}" in text}
-        db.run(text, _name="schema", **used)
+    statements = db.script("schema", embedding_dimensions=settings.embedding_dimensions,
+                           fastrp_dimensions=settings.fastrp_dimensions)
     want = {"entity_embedding": settings.embedding_dimensions, "mention_embedding": settings.embedding_dimensions,
             "community_embedding": settings.embedding_dimensions,
             "entity_fastrp": settings.fastrp_dimensions}
     warnings = [f"vector index {r['name']} has {r['dimensions']} dimensions but settings say {want[r['name']]}"
                 for r in db.query("schema_vector_indexes") if r["dimensions"] != want[r["name"]]]
-    return InitResult(statements=len(statements), warnings=warnings)
+    return InitResult(statements=statements, warnings=warnings)
 
 
 def status(db: Database) -> StatusReport:

@@ -15,6 +15,7 @@ from pydantic import BaseModel
 
 from kgres.block import id_pages
 from kgres.db import Database
+from kgres.embed import reindex
 from kgres.errors import KgresError
 from kgres.merge import refresh
 
@@ -58,10 +59,12 @@ def split(db: Database, target: str, reason: str = "split by a person", decided_
 
 class RebuildStats(BaseModel):
     entities: int
+    vector_index_rebuilt: bool = False
 
 
 def rebuild(db: Database, batch_size: int = 2000) -> RebuildStats:
-    """Recompute aggregates and RELATED for every entity, page by page. Idempotent."""
+    """Recompute aggregates and RELATED for every entity, page by page, then rebuild the entity
+    vector index (:func:`kgres.embed.reindex`). Idempotent."""
     n = 0
     for ids in id_pages(db, batch_size):
         db.write("entity_refresh", ids=ids)
@@ -69,4 +72,4 @@ def rebuild(db: Database, batch_size: int = 2000) -> RebuildStats:
         n += len(ids)
     for ids in id_pages(db, batch_size):
         db.write("related_rebuild", ids=ids)
-    return RebuildStats(entities=n)
+    return RebuildStats(entities=n, vector_index_rebuilt=reindex(db))

@@ -11,7 +11,7 @@ from kgres.errors import UnknownQuery
 from tests.conftest import ROOT
 
 
-MULTI = {"schema", "block_lexical_reindex"}  # several statements, schema commands among them
+MULTI = {"schema", "block_lexical_reindex", "embed_reindex"}  # several statements, schema commands among them
 
 
 @pytest.mark.parametrize("name", [n for n in cypher.names() if n not in MULTI])
@@ -23,8 +23,9 @@ def test_every_query_file_explains(session_db, name):
         assert s.run("EXPLAIN " + text).consume().plan is not None
 
 
-def test_the_lexical_reindex_recreates_the_schema_definition():
-    create = [s for s in cypher.statements("block_lexical_reindex") if s.startswith("CREATE")]
+@pytest.mark.parametrize("name", ["block_lexical_reindex", "embed_reindex"])
+def test_a_reindex_recreates_the_schema_definition(name):
+    create = [s for s in cypher.statements(name) if s.startswith("CREATE")]
     assert len(create) == 1 and create[0] in cypher.statements("schema")
 
 
@@ -45,7 +46,7 @@ DYNAMIC = {
 
 def test_every_referenced_query_exists():
     source = "\n".join(p.read_text() for p in (ROOT / "kgres").rglob("*.py"))
-    used = set(re.findall(r'\.(?:query|write|auto_commit|stream|read)\(\s*"([a-z_]+)"', source))
+    used = set(re.findall(r'\.(?:query|write|auto_commit|stream|read|script)\(\s*"([a-z_]+)"', source))
     for pattern, names in DYNAMIC.items():
         assert pattern in source, f"{pattern} is no longer used; update DYNAMIC"
         used |= set(names)

@@ -102,6 +102,27 @@ def test_invariants_after_resolve(db, tmp_path):
     assert db.run("MATCH (e:RetiredEntity) RETURN count(e) AS n")[0]["n"] == 18 - len(groups(db))
 
 
+def _vector_index_id(db) -> int:
+    return db.run("SHOW VECTOR INDEXES YIELD name, id WHERE name = 'entity_embedding' RETURN id")[0]["id"]
+
+
+def test_a_resolve_that_merges_rebuilds_the_entity_vector_index(db, tmp_path):
+    ingest.ingest(db, "jsonl", fixture(tmp_path))
+    index = _vector_index_id(db)
+    stats = resolve(db)
+    assert stats.merged_entities >= 0.1 * stats.entities_before and "reindex" in stats.seconds
+    rebuilt = _vector_index_id(db)
+    assert rebuilt != index                                          # dropped and built again
+    live = db.run("MATCH (e:Entity) WHERE e.embedding IS NOT NULL RETURN e.id AS id, e.embedding AS v")
+    for row in live:                                                 # searchable again, live entities only
+        hits = db.run("CALL db.index.vector.queryNodes('entity_embedding', 50, $v) YIELD node, score "
+                      "RETURN node.id AS id, score", v=row["v"])
+        assert hits[0]["id"] == row["id"] and len(hits) == len(live)
+    again = resolve(db)                                              # merges nothing: no rebuild
+    assert again.merged_entities == 0 and "reindex" not in again.seconds
+    assert _vector_index_id(db) == rebuilt
+
+
 @pytest.mark.parametrize("batch", [5000, 2])
 def test_rollback_restores_exactly(db, tmp_path, monkeypatch, batch):
     """Also in batches of two mentions: a large rollback runs as many bounded transactions."""

@@ -9,7 +9,7 @@ from kgres.embed import embed
 from kgres.errors import KgresError
 from kgres.normalize import normalize
 from kgres.resolve import resolve
-from kgres.split import rebuild, split
+from kgres.split import RebuildStats, rebuild, split
 from tests.graphs import assert_aggregates_current, assert_one_refers_to_per_mention, snapshot, write_jsonl
 
 RECS = [{"kind": "mention", "id": "s1", "name": "Sherlock Holmes", "type": "PERSON"},
@@ -87,5 +87,7 @@ def test_rebuild_reproduces_the_entity_layer(resolved):
     db.run("MATCH ()-[r:RELATED]->() DELETE r")
     db.run("MATCH (e:Entity) SET e.aliases = ['garbage'], e.mention_count = 0, e.trail_aliases = ['garbage']")
     assert snapshot(db) != good
-    assert rebuild(db, batch_size=1).entities == 2
+    index = db.run("SHOW VECTOR INDEXES YIELD name, id WHERE name = 'entity_embedding' RETURN id")
+    assert rebuild(db, batch_size=1) == RebuildStats(entities=2, vector_index_rebuilt=True)
     assert snapshot(db) == good
+    assert db.run("SHOW VECTOR INDEXES YIELD name, id WHERE name = 'entity_embedding' RETURN id") != index

@@ -265,14 +265,16 @@ def split_cmd(app: App, target: str, reason: str, as_json: bool) -> None:
 @json_option
 @click.pass_obj
 def rebuild_cmd(app: App, as_json: bool) -> None:
-    """Re-derive the entity layer (aliases, counts, RELATED) from mentions, decisions and triples."""
+    """Re-derive the entity layer (aliases, counts, RELATED) from mentions, decisions and triples,
+    and rebuild the entity vector index (vector searches fail for the seconds that takes)."""
     from kgres.split import rebuild
 
     r = rebuild(app.db)
     if as_json:
         app.emit_json(r)
     else:
-        app.out.print(f"rebuilt {r.entities:,} entities")
+        index = "; entity vector index rebuilt" if r.vector_index_rebuilt else ""
+        app.out.print(f"rebuilt {r.entities:,} entities{index}")
 
 
 @main.command("judge")
