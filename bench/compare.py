@@ -24,32 +24,33 @@ SWEEP_HEADER = ["cosine threshold", "clusters", "pair P", "pair R", "pair F1"]
 SWEEP = (0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99)
 
 
-def cosine_sweep(db: Database, run_id: str, gold: dict[str, str],
-                 thresholds: tuple[float, ...] = SWEEP) -> list[list[object]]:
+def cosine_threshold_clusters(db: Database, run_id: str,
+                              thresholds: tuple[float, ...] = SWEEP) -> dict[float, dict[str, str]]:
     """The cosine baseline's clusters at stricter thresholds, from the SAME_AS links of one run (each
-    carries its cosine), so it can be compared with another strategy at equal recall."""
+    carries its cosine), so it can be compared with another strategy at equal recall:
+    {threshold: {input mention id: cluster}}."""
     entity_of = {k: row["entity_id"] for row in export.clusters(db, same_as=False) for k in row["mention_ids"]}
     links = [(r["a"], r["b"], r["c"]) for r in db.run(
         "MATCH (a:Entity)-[s:SAME_AS {run_id: $run_id}]->(b:Entity) RETURN a.id AS a, b.id AS b, s.confidence AS c",
         run_id=run_id)]
-    rows = []
+    out = {}
     for t in thresholds:
         uf = UnionFind()
         for a, b, c in links:
             if c >= t:
                 uf.union(a, b)
-        pred = {m: uf.find(e) for m, e in entity_of.items()}
-        pw = pairwise(pred, gold)
-        rows.append([t, len(set(pred.values())), pw["p"], pw["r"], pw["f1"]])
-    return rows
+        out[t] = {m: uf.find(e) for m, e in entity_of.items()}
+    return out
 
 
 def compare(db: Database, gold: dict[str, str], strategies: tuple[str, ...] = STRATEGIES,
             log=print, keep_last: bool = False, stats_out: list | None = None,
-            sweep_out: list | None = None) -> list[list[object]]:
+            sweep_out: list | None = None, clusters_out: dict | None = None) -> list[list[object]]:
     """One table row per strategy (see HEADER). ``keep_last``: the last strategy's run is not rolled
     back, so later measurements (judge cost, retrieval latency) see its resolved graph. ``stats_out``
-    collects each run's ResolveStats; ``sweep_out`` the cosine run's threshold sweep (cosine_sweep)."""
+    collects each run's ResolveStats; ``sweep_out`` the cosine run's threshold sweep (SWEEP_HEADER rows);
+    ``clusters_out`` each strategy's clusters ({input mention id: cluster}), and the cosine run's at
+    each sweep threshold as ``cosine@<threshold>``, to score against another gold."""
     rows = []
     for n, name in enumerate(strategies):
         log(f"  strategy {name}")
@@ -59,8 +60,16 @@ def compare(db: Database, gold: dict[str, str], strategies: tuple[str, ...] = ST
         if stats_out is not None:
             stats_out.append(stats)
         pred = {k: row["entity_id"] for row in export.clusters(db, same_as=True) for k in row["mention_ids"]}
-        if name == "cosine" and sweep_out is not None:
-            sweep_out += cosine_sweep(db, stats.run_id, gold)
+        if clusters_out is not None:
+            clusters_out[name] = pred
+        if name == "cosine" and (sweep_out is not None or clusters_out is not None):
+            at = cosine_threshold_clusters(db, stats.run_id)
+            for t, clusters in at.items():
+                if sweep_out is not None:
+                    pw = pairwise(clusters, gold)
+                    sweep_out.append([t, len(set(clusters.values())), pw["p"], pw["r"], pw["f1"]])
+                if clusters_out is not None:
+                    clusters_out[f"cosine@{t}"] = clusters
         if not (keep_last and n == len(strategies) - 1):
             merge.rollback(db, stats.run_id)
         pw, b3 = pairwise(pred, gold), bcubed(pred, gold)
