@@ -196,6 +196,9 @@ def test_cli_resolve_explain_rollback(db, neo4j_env, tmp_path):
     assert run.invoke(main, ["explain", "nobody at all"]).exit_code == 1
     assert run.invoke(main, ["rollback", run_id]).exit_code == 0
     assert len(groups(db)) == 18
+    rebuilt = run.invoke(main, ["rebuild", "--json"], catch_exceptions=False)
+    assert json.loads(rebuilt.output) == {"entities": 18, "vector_index_rebuilt": True}
+    assert "18 entities; entity vector index rebuilt" in run.invoke(main, ["rebuild"]).output
 
 
 def test_export_clusters_lists_input_ids(db, tmp_path):
