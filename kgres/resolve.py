@@ -34,7 +34,7 @@ Strategy = Literal["default", "exact", "exact-name", "cosine", "deg-rag"]
 Mode = Literal["merge", "synonym", "merge+synonym"]
 STRATEGIES: tuple[str, ...] = Strategy.__args__  # type: ignore[attr-defined]
 # A resolve that deleted at least this share of the entities ends by rebuilding the entity vector
-# index (kgres.embed.reindex): the deleted vectors halved retrieval's vector search at 100k mentions.
+# index (kgres.embed.reindex): the deleted vectors doubled retrieval's vector search at 100k mentions.
 # A small incremental run leaves it to Lucene's own segment merges, which reclaim deletes over time.
 REINDEX_SHARE = 0.1
 
