@@ -11,7 +11,8 @@ Latency is end to end inside kgres: encoding the question (MiniLM on the CPU) pl
 trips; the HTTP row adds FastAPI and the loopback socket. Runs on its own temporary managed Neo4j.
 The "Cypher context" row computes the context with retrieve_context.cypher instead of the plugin's
 kgres.retrieve.context: the baseline for the procedure, run interleaved with "local" question by
-question. queries/s is clients / mean latency.
+question; likewise "float32 encoder" (retrieve.encoder_bf16 = "off") for the bfloat16 linear layers
+the encoder uses where the CPU has them. queries/s is clients / mean latency.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.common import bench_database, print_table  # noqa: E402
 from kgres import ingest  # noqa: E402
 from kgres.resolve import resolve  # noqa: E402
-from kgres.retrieve import Retriever  # noqa: E402
+from kgres.retrieve import RetrieveConfig, Retriever  # noqa: E402
 from kgres.synth import generate  # noqa: E402
 
 TEMPLATES = ["Who works with {}?", "What does {} use?", "Where is {} located?", "Who founded {}?"]
@@ -87,11 +88,14 @@ def measure(db, n_queries: int = 200, clients: tuple[int, ...] = (1, 4)) -> None
     built = r.communities()
     t_comm = time.perf_counter() - t
     qs = questions(db, n_queries)
-    [(encode_ms, _)] = _run([r.encode], qs[:50], 1)
+    r32 = Retriever(db, cfg=RetrieveConfig(encoder_bf16="off"))  # the float32 question encoder
+    r32.encode("warm up")
+    [(encode_ms, _), (encode32_ms, _)] = _run([r.encode, r32.encode], qs[:50], 1)
     # (mode, layer, call) groups; the calls of one group run interleaved: local on the resolved graph
     # against its two baselines, the Cypher-file context and the unresolved mention layer
     groups = [[("local", "entities", lambda q: r.retrieve(q)),
                ("local, Cypher context", "entities", lambda q: r.retrieve(q, context_procedure=False)),
+               ("local, float32 encoder", "entities", lambda q: r32.retrieve(q)),
                ("local", "mentions (unresolved)", lambda q: r.retrieve(q, layer="mentions"))],
               [("ppr", "entities", lambda q: r.retrieve(q, mode="ppr"))],
               [("community", "entities", lambda q: r.retrieve(q, mode="community"))]]
@@ -121,7 +125,9 @@ def measure(db, n_queries: int = 200, clients: tuple[int, ...] = (1, 4)) -> None
     mentions = db.run("MATCH (m:Mention) RETURN count(m) AS n")[0]["n"]
     print(f"\nretrieval on {entities:,} entities ({mentions:,} mentions): {len(qs)} questions per row; "
           f"projection {t_proj:.1f}s, {built['communities']:,} communities built in {t_comm:.0f}s; "
-          f"question encoding alone p50 {statistics.median(encode_ms):.1f} ms")
+          f"question encoding alone p50 {statistics.median(encode_ms):.1f} ms "
+          f"({'bfloat16' if r._query_encoder().bf16 else 'float32'} linear layers; "
+          f"float32: {statistics.median(encode32_ms):.1f} ms)")
     print_table("latency per query, ms (encode + Cypher), clients in parallel threads",
                 ["mode", "layer", "clients", "p50", "p95", "p99", "queries/s"], rows)
 

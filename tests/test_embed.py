@@ -108,8 +108,18 @@ def test_the_query_encoder_gives_the_batch_encoders_vectors():
 
     batch, _ = load_encoder(EmbedConfig())
     traced, plain = load_query_encoder(EmbedConfig()), load_query_encoder(EmbedConfig(), trace=False)
+    half = load_query_encoder(EmbedConfig(), bf16="on")
+    assert traced.traced and not traced.bf16 and not plain.traced and half.traced and half.bf16
     for text in ("Who lodges at Baker Street?", "x", "", "a long question " * 40):
         a = batch([text])[0]
         for one in (traced, plain):
             b = one(text)
             assert len(a) == len(b) and sum(x * y for x, y in zip(a, b)) > 0.99999
+        cos = sum(x * y for x, y in zip(a, half(text)))
+        assert 0.9999 < cos < 0.9999999  # bfloat16 products: close, and not the float32 vector
+
+
+def test_bf16_auto_follows_the_cpu():
+    from kgres.embed import EmbedConfig, load_query_encoder, native_bf16
+
+    assert load_query_encoder(EmbedConfig(), bf16="auto").bf16 == native_bf16()
