@@ -26,7 +26,7 @@ import uuid
 import warnings
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -178,7 +178,7 @@ class QueryEncoder:
 
 
 def load_query_encoder(cfg: EmbedConfig, threads: int | None = None, trace: bool = True,
-                       bf16: str = "off") -> QueryEncoder:
+                       bf16: Literal["auto", "on", "off"] = "off") -> QueryEncoder:
     """An encoder for one short text at a time (a question), giving the same normalised vector as
     :func:`load_encoder`: the model's modules are called directly, without ``encode``'s batching
     machinery. ``threads`` sets torch's intra-op threads for the process: a question is a dozen
