@@ -25,6 +25,8 @@ def test_every_query_file_explains(session_db, name):
 
 @pytest.mark.parametrize("name", ["block_lexical_reindex", "embed_reindex"])
 def test_a_reindex_recreates_the_schema_definition(name):
+    text = cypher.load(name)
+    assert text.startswith(f"// {name}:") and "Params:" in text
     create = [s for s in cypher.statements(name) if s.startswith("CREATE")]
     assert len(create) == 1 and create[0] in cypher.statements("schema")
 

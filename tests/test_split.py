@@ -8,7 +8,9 @@ from kgres import ingest
 from kgres.embed import embed
 from kgres.errors import KgresError
 from kgres.normalize import normalize
+from kgres.config import SchemaSettings
 from kgres.resolve import resolve
+from kgres.schema import init
 from kgres.split import RebuildStats, rebuild, split
 from tests.graphs import assert_aggregates_current, assert_one_refers_to_per_mention, snapshot, write_jsonl
 
@@ -91,3 +93,14 @@ def test_rebuild_reproduces_the_entity_layer(resolved):
     assert rebuild(db, batch_size=1) == RebuildStats(entities=2, vector_index_rebuilt=True)
     assert snapshot(db) == good
     assert db.run("SHOW VECTOR INDEXES YIELD name, id WHERE name = 'entity_embedding' RETURN id") != index
+
+
+def test_rebuild_without_a_vector_index_leaves_creating_it_to_init(resolved):
+    db, _ = resolved
+    db.run("DROP INDEX entity_embedding")
+    try:
+        assert rebuild(db) == RebuildStats(entities=2, vector_index_rebuilt=False)
+        assert not db.run("SHOW VECTOR INDEXES YIELD name WHERE name = 'entity_embedding' RETURN name")
+    finally:
+        init(db, SchemaSettings())
+        db.run("CALL db.awaitIndexes(300)")
