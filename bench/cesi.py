@@ -21,9 +21,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import bench_database, print_table  # noqa: E402
 from bench.compare import HEADER, SWEEP_HEADER, compare  # noqa: E402
-from kgres import export, ingest, merge  # noqa: E402
-from kgres.metrics import bcubed, pairwise  # noqa: E402
-from kgres.resolve import BaselineConfig, ResolveConfig, resolve  # noqa: E402
+from kgres import ingest  # noqa: E402
+from kgres.curate import export
+from kgres.resolve import merge
+from kgres.evaluate.metrics import bcubed, pairwise  # noqa: E402
+from kgres.resolve import ResolveConfig, resolve
+from kgres.resolve.baselines import BaselineConfig  # noqa: E402
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "data" / "cesi-base" / "base_valid.jsonl"
 

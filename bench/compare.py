@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import time
 
-from kgres.metrics import bcubed, pairwise
-from kgres import export, merge
-from kgres.cluster import UnionFind
+from kgres.evaluate.metrics import bcubed, pairwise
+from kgres.curate import export
+from kgres.resolve import merge
+from kgres.resolve.cluster import UnionFind
 from kgres.db import Database
 from kgres.resolve import STRATEGIES, ResolveConfig, resolve
 

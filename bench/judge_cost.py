@@ -22,12 +22,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import bench_database, print_table  # noqa: E402
-from kgres import export, ingest  # noqa: E402
-from kgres.judge import judge  # noqa: E402
+from kgres import ingest  # noqa: E402
+from kgres.curate import export
+from kgres.llm.judge import judge  # noqa: E402
 from kgres.llm import LLMSettings, client  # noqa: E402
-from kgres.metrics import bcubed, pairwise  # noqa: E402
+from kgres.evaluate.metrics import bcubed, pairwise  # noqa: E402
 from kgres.resolve import resolve  # noqa: E402
-from kgres.synth import generate, gold_of  # noqa: E402
+from kgres.evaluate.synth import generate, gold_of  # noqa: E402
 from tests.openai_server import OpenAIServer  # noqa: E402
 
 

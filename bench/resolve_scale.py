@@ -24,7 +24,7 @@ from bench.common import bench_database, peak_rss_mib, print_table  # noqa: E402
 from bench import judge_cost, retrieve_latency  # noqa: E402
 from bench.compare import HEADER, SWEEP_HEADER, compare  # noqa: E402
 from kgres import ingest  # noqa: E402
-from kgres.synth import generate, gold_of  # noqa: E402
+from kgres.evaluate.synth import generate, gold_of  # noqa: E402
 from kgres.resolve import STRATEGIES  # noqa: E402
 
 

@@ -33,7 +33,7 @@ from bench.common import bench_database, print_table  # noqa: E402
 from kgres import ingest  # noqa: E402
 from kgres.resolve import resolve  # noqa: E402
 from kgres.retrieve import RetrieveConfig, Retriever  # noqa: E402
-from kgres.synth import generate  # noqa: E402
+from kgres.evaluate.synth import generate  # noqa: E402
 
 TEMPLATES = ["Who works with {}?", "What does {} use?", "Where is {} located?", "Who founded {}?"]
 
@@ -107,7 +107,7 @@ def measure(db, n_queries: int = 200, clients: tuple[int, ...] = (1, 4)) -> None
         for c in clients:
             for (mode, layer, _), (ms, qps) in zip(group, _run([call for *_, call in group], qs, c)):
                 rows.append([mode, layer, c, *_percentiles(ms), round(qps, 1)])
-    from kgres.serve import Server, create_app
+    from kgres.retrieve.serve import Server, create_app
     from tests.graphs import free_port
 
     with Server(create_app(db, r), port=free_port()) as server:

@@ -1,6 +1,6 @@
 // ingest_mentions: upsert Mentions verbatim; give each mention that refers to nothing yet its own
 // Entity (the unresolved state) with a recorded REFERS_TO decision and the alias trail that decision
-// makes (as entity_refresh writes it); link mentions to their Chunks.
+// makes (as resolve_merge_refresh writes it); link mentions to their Chunks.
 // A mention that already refers to an entity (resolved earlier) is left exactly as it is.
 // Params: $rows list<{id, key, name, type, description, chunk_ids, document_ids, span_start, span_end,
 //         attributes_json, inferred}>, $source string, $run_id string.

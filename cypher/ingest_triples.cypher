@@ -1,9 +1,12 @@
 // ingest_triples: upsert raw triples between Mentions and add each new one to the Entity-level
 // RELATED projection (one RELATED per entity pair and predicate; triple_ids lists its triples, sorted,
-// weight sums theirs): the same edge related_rebuild derives, so merges and rollbacks round-trip.
+// weight sums theirs): the same edge resolve_merge_related_rebuild derives, so merges and rollbacks round-trip.
 // Params: $rows list<{id, key, subject_id, object_id, predicate, description, weight, chunk_ids}>,
 //         $source string, $run_id string. Both endpoints exist: the importer adds inferred mentions.
-UNWIND $rows AS row
+// Rows with one id (an input that repeats a triple) count once: the RELATED guard below cannot see a
+// row of the same statement that the planner has not yet written.
+UNWIND $rows AS candidate
+WITH candidate.id AS id, head(collect(candidate)) AS row
 MATCH (s:Mention {id: row.subject_id})
 MATCH (o:Mention {id: row.object_id})
 MERGE (s)-[t:RELATES {id: row.id}]->(o)

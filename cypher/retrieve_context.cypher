@@ -1,19 +1,20 @@
 // retrieve_context: the context for a ranked list of entities: each entity with its alias trail
 // (the names its mentions carry and the decisions that joined them: stored on the entity by
-// entity_refresh and ingest, walked from its mentions where it is not), the relations among them
+// resolve_merge_refresh and ingest, walked from its mentions where it is not), the relations among them
 // with the descriptions of their source triples, and the chunks that mention them, ranked by the
 // summed weight of the entities each chunk mentions (HippoRAG's chunk ranking).
 // Only active triples: RELATED is their projection, and descriptions are read from active RELATES.
 // kgres.retrieve.context (the kgres plugin) computes the same result faster; retrieval uses it when
 // the server has it (retrieve_context_procedure.cypher).
 // Params: $ids list<string>, $weights list<float> (aligned with $ids), $relations int, $chunks int,
-//         $chars int (per chunk text).
-WITH $ids AS ids, apoc.map.fromLists($ids, $weights) AS weight
+//         $chars int (per chunk text). The first line binds the inputs (kgres.db.cypher.chain).
+WITH $ids AS ids, $weights AS weights
+WITH ids, apoc.map.fromLists(ids, weights) AS weight
 CALL (ids) {
   UNWIND range(0, size(ids) - 1) AS i
   MATCH (e:Entity {id: ids[i]})
   CALL (e) {
-    WITH e WHERE e.trail_aliases IS NULL  // not stored (see entity_refresh): walk the mentions
+    WITH e WHERE e.trail_aliases IS NULL  // not stored (see resolve_merge_refresh): walk the mentions
     MATCH (m:Mention)-[r:REFERS_TO]->(e)
     WITH m.name AS alias, r.method AS method, r.run_id AS run_id, min(r.confidence) AS confidence, count(*) AS mentions
     ORDER BY mentions DESC, alias, method, run_id

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel
 
 from kgres import __version__
 from kgres.config import SchemaSettings
 from kgres.db import Database
 from kgres.errors import DatabaseError, DatabaseUnavailable
+
+# The two layers of the graph model: raw extractions (Mention, RELATES) and the resolved projection
+# (Entity, RELATED). Reports measure both; retrieval serves either.
+Layer = Literal["entities", "mentions"]
 
 
 class InitResult(BaseModel):
@@ -56,24 +62,24 @@ def init(db: Database, settings: SchemaSettings) -> InitResult:
             "community_embedding": settings.embedding_dimensions,
             "entity_fastrp": settings.fastrp_dimensions}
     warnings = [f"vector index {r['name']} has {r['dimensions']} dimensions but settings say {want[r['name']]}"
-                for r in db.query("schema_vector_indexes") if r["dimensions"] != want[r["name"]]]
+                for r in db.read("schema_vector_indexes") if r["dimensions"] != want[r["name"]]]
     return InitResult(statements=statements, warnings=warnings)
 
 
 def status(db: Database) -> StatusReport:
     """Server and plugin versions plus the sizes of the graph."""
-    comp = db.query("status_versions")[0]
+    comp = db.read("schema_status_versions")[0]
     plugins = {}
     for name in ("apoc", "gds", "kgres"):
         try:
-            plugins[name] = db.query(f"status_plugin_version_{name}")[0]["version"]
+            plugins[name] = db.read(f"schema_status_plugin_{name}")[0]["version"]
         except DatabaseUnavailable:
             raise
         except DatabaseError:
             plugins[name] = None  # plugin not installed on this server
     versions = Versions(neo4j=comp["neo4j"], edition=comp["edition"], apoc=plugins["apoc"], gds=plugins["gds"],
                         kgres_plugin=plugins["kgres"])
-    counts = Counts(**db.query("status_counts")[0])
+    counts = Counts(**db.read("schema_status_counts")[0])
     return StatusReport(uri=db.target.uri, database=db.target.database, managed=db.target.managed,
                         versions=versions, counts=counts)
 
@@ -81,9 +87,9 @@ def status(db: Database) -> StatusReport:
 def reset(db: Database) -> None:
     """Delete all data and GDS projections; constraints and indexes stay."""
     try:
-        db.query("reset_drop_projections")
+        db.query("schema_reset_drop_projections")
     except DatabaseUnavailable:
         raise
     except DatabaseError:
         pass  # no GDS on this server: nothing to drop
-    db.auto_commit("reset_delete_all")
+    db.auto_commit("schema_reset_delete_all")

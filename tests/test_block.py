@@ -3,13 +3,99 @@ the full-text index's history."""
 
 from __future__ import annotations
 
-from kgres.block import BlockConfig, block
+import math
+
+from kgres import ingest
+from kgres.resolve.block import BlockConfig, block, kmeans_k
+from kgres.resolve.normalize import normalize
+from tests.graphs import write_jsonl
+
+
+def _pairs(db, run_id: str, method: str) -> set[tuple[str, str]]:
+    rows = db.run("MATCH (a:Entity)-[c:CANDIDATE {run_id: $run}]->(b:Entity) "
+                  "WHERE $method IN c.methods RETURN a.id AS a, b.id AS b", run=run_id, method=method)
+    return {(r["a"], r["b"]) for r in rows}
 
 
 def _lexical_pairs(db, run_id: str) -> set[tuple[str, str]]:
-    rows = db.run("MATCH (a:Entity)-[c:CANDIDATE {run_id: $run}]->(b:Entity) "
-                  "WHERE 'lexical' IN c.methods RETURN a.id AS a, b.id AS b", run=run_id)
-    return {(r["a"], r["b"]) for r in rows}
+    return _pairs(db, run_id, "lexical")
+
+
+def _names(db, tmp_path, names: list[tuple[str, str]], triples: list[tuple[str, str]] = ()) -> None:
+    """Ingest one mention per (id, name) (type from the name's suffix after '|', if any) and normalise."""
+    recs = []
+    for i, name in names:
+        n, _, type_ = name.partition("|")
+        recs.append({"kind": "mention", "id": i, "name": n, "type": type_ or None})
+    recs += [{"kind": "triple", "subject": s, "predicate": "KNOWS", "object": o} for s, o in triples]
+    ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "b.jsonl", recs))
+    normalize(db)
+
+
+def e(i: str) -> str:
+    return f"ent:jsonl:{i}"
+
+
+def test_exact_pairs_same_core_key_across_types_and_no_other(db, tmp_path):
+    _names(db, tmp_path, [("a", "Baker Street|GEO"), ("b", "baker street|ORGANIZATION"), ("c", "Baker Street's|GEO"),
+                          ("d", "Baker Street Irregulars|ORGANIZATION")])
+    block(db, "r", BlockConfig(strategies=("exact",)))
+    assert _pairs(db, "r", "exact") == {(e("a"), e("b")), (e("a"), e("c")), (e("b"), e("c"))}
+
+
+def test_acronym_pairs_an_acronym_with_the_name_it_abbreviates(db, tmp_path):
+    _names(db, tmp_path, [("a", "Large Language Models|CONCEPT"), ("b", "LLMs|CONCEPT"), ("c", "llm|CONCEPT"),
+                          ("d", "Lunar Landing Module|CONCEPT")])
+    block(db, "r", BlockConfig(strategies=("acronym",)))
+    # "LLMs" is written as an acronym of both multi-word names; "llm" is a word, and its core is the
+    # acronym key itself, so it pairs with the names that abbreviate to it
+    assert (e("a"), e("b")) in _pairs(db, "r", "acronym") and (e("b"), e("d")) in _pairs(db, "r", "acronym")
+    assert (e("a"), e("d")) not in _pairs(db, "r", "acronym")
+
+
+def test_lexical_pairs_share_rare_words_and_k_bounds_each_entity(db, tmp_path):
+    _names(db, tmp_path, [("a", "Sherlock Holmes|PERSON"), ("b", "Holmes|PERSON"), ("c", "Mycroft Holmes|PERSON"),
+                          ("d", "John Watson|PERSON")] + [(f"x{i}", f"Holmes Fan {i}|PERSON") for i in range(6)])
+    block(db, "r", BlockConfig(strategies=("lexical",), k=2))
+    pairs = _pairs(db, "r", "lexical")
+    assert (e("a"), e("b")) in pairs and not any(e("d") in p for p in pairs)
+    assert len(pairs) <= 2 * 10  # at most k proposals per entity: never all pairs of the ten
+
+
+def test_semantic_pairs_by_vector_index_above_min_cosine(db, tmp_path):
+    _names(db, tmp_path, [("a", "alpha"), ("b", "beta"), ("c", "gamma")])
+
+    def unit(angle: float) -> list[float]:
+        v = [0.0] * 384
+        v[0], v[1] = math.cos(angle), math.sin(angle)
+        return v
+
+    for i, angle in (("a", 0.0), ("b", 0.3), ("c", 1.4)):  # cos(a, b) = 0.955, cos(a, c) = 0.17
+        db.run("MATCH (x:Entity {id: $id}) SET x.embedding = $v", id=e(i), v=unit(angle))
+    db.run("CALL db.awaitIndexes(60)")
+    block(db, "r", BlockConfig(strategies=("semantic",), min_cosine=0.8))
+    assert _pairs(db, "r", "semantic") == {(e("a"), e("b"))}
+
+
+def test_structural_pairs_share_neighbours(db, tmp_path):
+    _names(db, tmp_path, [("a", "Anne"), ("b", "Annie"), ("c", "Carl"), ("n1", "London"), ("n2", "Paris"),
+                          ("n3", "Rome"), ("n4", "Oslo")],
+           triples=[("a", "n1"), ("a", "n2"), ("b", "n1"), ("b", "n2"), ("c", "n3"), ("c", "n4")])
+    block(db, "r", BlockConfig(strategies=("structural",)))
+    assert (e("a"), e("b")) in _pairs(db, "r", "structural")
+    assert not any(e("c") in p for p in _pairs(db, "r", "structural"))
+
+
+def test_methods_list_every_strategy_that_proposed_a_pair_and_rerun_adds_nothing(db, tmp_path):
+    _names(db, tmp_path, [("a", "Sherlock Holmes|PERSON"), ("b", "sherlock holmes|PERSON")])
+    cfg = BlockConfig(strategies=("exact", "lexical"))
+    first = block(db, "r", cfg)
+    assert db.run("MATCH ()-[c:CANDIDATE {run_id: 'r'}]->() RETURN c.methods AS m") == [{"m": ["exact", "lexical"]}]
+    assert block(db, "r", cfg).pairs == first.pairs == 1
+
+
+def test_kmeans_block_count_follows_deg_rag():
+    assert [kmeans_k(n) for n in (0, 10, 1000, 100_000)] == [1, 1, 10, 100]
 
 
 def _entities(db, rows: list[tuple[str, str]]) -> None:

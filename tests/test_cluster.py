@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from kgres.cluster import UnionFind, cohesive_groups
-from kgres.score import PairScore
+from kgres.resolve.cluster import UnionFind, cohesive_groups
+from kgres.resolve.score import PairScore
 
 
 def random_case(seed: int, n: int = 12):
@@ -93,7 +93,7 @@ def test_prior_does_not_pick_among_three_homes():
 
 
 def test_an_oversized_component_is_cut_at_its_weakest_edges_then_sliced():
-    from kgres.resolve import split_component
+    from kgres.resolve.cluster import split_component
 
     # two cliques of three joined by one weaker edge: the cut falls on that edge
     edges = [("a", "b", 1.0), ("b", "c", 1.0), ("a", "c", 1.0), ("d", "e", 1.0), ("e", "f", 1.0),

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 
-from kgres import ingest, merge
-from kgres.collapse import collapse
-from kgres.embed import embed
-from kgres.normalize import normalize
+from kgres import ingest
+from kgres.resolve import merge
+from kgres.resolve.collapse import collapse
+from kgres.resolve.embed import embed
+from kgres.resolve.normalize import normalize
 from kgres.resolve import resolve
-from kgres.score import ScoreConfig, load_ambiguity
+from kgres.resolve.score import ScoreConfig, load_ambiguity
 from tests.graphs import assert_aggregates_current, snapshot, write_jsonl
 
 
@@ -40,7 +41,7 @@ def test_copies_merge_and_ambiguous_short_forms_do_not(db, tmp_path):
     assert members(groups) == {frozenset({"s1", "s2"}), frozenset({"m1", "m2"}), frozenset({"w1", "w2"})}
     assert left == 0
     g = next(g for g in groups if "ent:jsonl:s1" in g.members)
-    assert g.canonical == "ent:jsonl:s1" and g.evidence["ent:jsonl:s2"]["rule"] == "same_key"
+    assert g.canonical == "ent:jsonl:s1" and g.evidence["ent:jsonl:s2"].rule == "same_key"
 
 
 def test_cannot_links_inside_a_copy_set_keep_those_copies_apart(db, tmp_path):

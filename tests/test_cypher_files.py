@@ -6,12 +6,12 @@ import re
 
 import pytest
 
-from kgres import cypher
+from kgres.db import cypher
 from kgres.errors import UnknownQuery
 from tests.conftest import ROOT
 
 
-MULTI = {"schema", "block_lexical_reindex", "embed_reindex"}  # several statements, schema commands among them
+MULTI = {"schema", "resolve_block_lexical_reindex", "resolve_embed_reindex"}  # several statements, schema commands among them
 
 
 @pytest.mark.parametrize("name", [n for n in cypher.names() if n not in MULTI])
@@ -23,7 +23,7 @@ def test_every_query_file_explains(session_db, name):
         assert s.run("EXPLAIN " + text).consume().plan is not None
 
 
-@pytest.mark.parametrize("name", ["block_lexical_reindex", "embed_reindex"])
+@pytest.mark.parametrize("name", ["resolve_block_lexical_reindex", "resolve_embed_reindex"])
 def test_a_reindex_recreates_the_schema_definition(name):
     text = cypher.load(name)
     assert text.startswith(f"// {name}:") and "Params:" in text
@@ -39,10 +39,10 @@ def test_schema_statements_are_all_idempotent():
 # Names the code builds from a fixed list instead of spelling them out.
 DYNAMIC = {
     'f"ingest_{kind}"': [f"ingest_{k}" for k in ("documents", "chunks", "mentions", "triples")],
-    'f"status_plugin_version_{name}"': [f"status_plugin_version_{p}" for p in ("apoc", "gds", "kgres")],
-    'f"block_{strategy}"': ["block_exact", "block_acronym", "block_lexical", "block_semantic"],
-    'f"eval_path_step_{layer}"': ["eval_path_step_mentions", "eval_path_step_entities"],
-    'f"components_project_{layer}"': ["components_project_mentions", "components_project_entities"],
+    'f"schema_status_plugin_{name}"': [f"schema_status_plugin_{p}" for p in ("apoc", "gds", "kgres")],
+    'f"resolve_block_{strategy}"': ["resolve_block_exact", "resolve_block_acronym", "resolve_block_lexical", "resolve_block_semantic"],
+    'f"evaluate_path_step_{layer}"': ["evaluate_path_step_mentions", "evaluate_path_step_entities"],
+    'f"report_project_{layer}"': ["report_project_mentions", "report_project_entities"],
 }
 
 
@@ -65,10 +65,10 @@ def test_unknown_query_is_a_clear_error():
 # executed once per row and returns every edge of the run so far: quadratic (a 2,000-entity page
 # took minutes instead of a second). They must expand between the two bound nodes instead.
 PER_ROW_WRITERS = {
-    "block_exact": {}, "block_acronym": {}, "block_lexical": {}, "block_semantic": {}, "block_kmeans": {"pairs": []},
-    "block_structural": {"graph": "g", "cutoff": 0.5, "focus": None},
-    "baseline_cosine_links": {"decided_by": "x"},
-    "same_as_groups": {"groups": [], "method": "m", "decided_by": "x"},
+    "resolve_block_exact": {}, "resolve_block_acronym": {}, "resolve_block_lexical": {}, "resolve_block_semantic": {}, "resolve_block_kmeans": {"pairs": []},
+    "resolve_block_structural": {"graph": "g", "cutoff": 0.5, "focus": None},
+    "resolve_baseline_cosine_links": {"decided_by": "x"},
+    "resolve_merge_same_as": {"groups": [], "method": "m", "decided_by": "x"},
 }
 
 

@@ -7,9 +7,10 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from kgres import ingest, merge
+from kgres import ingest
+from kgres.resolve import merge
 from kgres.cli import main
-from kgres.decide import decide, review
+from kgres.curate.review import decide, review
 from kgres.errors import KgresError
 from kgres.resolve import resolve
 from tests.graphs import assert_aggregates_current, assert_one_refers_to_per_mention, snapshot, write_jsonl

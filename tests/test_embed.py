@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kgres import ingest
-from kgres.embed import EmbedConfig, embed, embed_text
+from kgres.resolve.embed import EmbedConfig, embed, embed_text
 from kgres.errors import ConfigError, KgresError
 from tests.openai_server import OpenAIServer
 from tests.graphs import write_jsonl
@@ -104,7 +104,9 @@ def test_dimension_mismatch_with_the_index_is_a_config_error(graph):
 
 
 def test_the_query_encoder_gives_the_batch_encoders_vectors():
-    from kgres.embed import EmbedConfig, load_encoder, load_query_encoder
+    from kgres.encoders import load_encoder
+    from kgres.encoders.query import load_query_encoder
+    from kgres.resolve.embed import EmbedConfig
 
     batch, _ = load_encoder(EmbedConfig())
     traced, plain = load_query_encoder(EmbedConfig()), load_query_encoder(EmbedConfig(), trace=False)
@@ -120,6 +122,7 @@ def test_the_query_encoder_gives_the_batch_encoders_vectors():
 
 
 def test_bf16_auto_follows_the_cpu():
-    from kgres.embed import EmbedConfig, load_query_encoder, native_bf16
+    from kgres.encoders.query import load_query_encoder, native_bf16
+    from kgres.resolve.embed import EmbedConfig
 
     assert load_query_encoder(EmbedConfig(), bf16="auto").bf16 == native_bf16()

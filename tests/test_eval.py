@@ -7,8 +7,11 @@ import json
 
 import pytest
 
-from kgres import eval as ev
-from kgres import ingest, merge, metrics
+from kgres.evaluate import clusters, paths
+from kgres.evaluate import gold as goldfile
+from kgres import ingest
+from kgres.resolve import merge
+from kgres.evaluate import metrics
 from kgres.errors import InputError
 from kgres.resolve import ResolveConfig, resolve
 from tests.graphs import write_jsonl
@@ -46,18 +49,18 @@ def test_degenerate_cases():
 def test_gold_files_and_their_errors(tmp_path):
     j = tmp_path / "g.jsonl"
     j.write_text('{"mention_id": "a", "cluster": "X"}\n\n{"mention_id": 7, "cluster": "Y"}\n')
-    assert ev.load_gold(j).clusters == {"a": "X", "7": "Y"}
+    assert goldfile.load_gold(j).clusters == {"a": "X", "7": "Y"}
     c = tmp_path / "g.csv"
     c.write_text("id_a,id_b,label\na,b,1\nb,c,same\nc,d,0\n")
-    g = ev.load_gold(c)
+    g = goldfile.load_gold(c)
     assert g.pairs == [("a", "b", True), ("b", "c", True), ("c", "d", False)]
     assert g.clusters["a"] == g.clusters["c"] != g.clusters["d"]
     j.write_text('{"mention_id": "a"}\n')
     with pytest.raises(InputError, match=r"g.jsonl, line 1, field 'cluster'"):
-        ev.load_gold(j)
+        goldfile.load_gold(j)
     c.write_text("a,b,maybe\n")
     with pytest.raises(InputError, match=r"line 1, field 'label': label 'maybe'"):
-        ev.load_gold(c)
+        goldfile.load_gold(c)
 
 
 SHERLOCK = {"sh1", "sh2", "sh3", "sh4", "sh5"}
@@ -72,12 +75,12 @@ def gold_file(tmp_path):
 
 def test_eval_clusters_before_and_after_resolution(db, tmp_path):
     ingest.ingest(db, "jsonl", fixture(tmp_path))
-    gold = ev.load_gold(gold_file(tmp_path))
-    before = ev.clusters(db, gold)
+    gold = goldfile.load_gold(gold_file(tmp_path))
+    before = clusters.clusters(db, gold)
     assert before.pairwise["p"] == 1.0 and before.pairwise["r"] == 0.0 and before.pairwise["missed"] == 12
     assert before.missed_merge_examples and not before.false_merge_examples
     resolve(db)
-    after = ev.clusters(db, gold, sweep=True)
+    after = clusters.clusters(db, gold, sweep=True)
     assert (after.pairwise["p"], after.pairwise["r"]) == (1.0, 1.0)
     assert after.by_type["PERSON"].pair_r == 1.0 and set(after.by_name_frequency) <= {"1", "2-4", "5+"}
     points = {p.threshold: p for p in after.sweep}
@@ -91,7 +94,7 @@ def test_eval_clusters_with_pairs_and_a_false_merge(db, tmp_path):
     stats = resolve(db, ResolveConfig(strategy="deg-rag"))
     pairs = tmp_path / "pairs.csv"
     pairs.write_text("sh1,sh2,1\nsh1,my1,0\nbs1,bs2,1\nap1,ap2,0\n")
-    result = ev.clusters(db, ev.load_gold(pairs))
+    result = clusters.clusters(db, goldfile.load_gold(pairs))
     assert result.pairwise["false_merges"] + result.pairwise["missed"] >= 1   # Deg-Rag gets something wrong
     merge.rollback(db, stats.run_id)
 
@@ -109,15 +112,15 @@ def test_eval_paths_connect_only_after_resolution(db, tmp_path):
     q.write_text(json.dumps({"id": "lodger", "question": "Where does Watson's friend live?",
                              "chain": ["Dr. Watson", "Sherlock Holmes", "Baker Street"]}) + "\n"
                  + json.dumps({"chain": ["Dr. Watson", "Sherlock Holmes"]}) + "\n")
-    questions = ev.load_questions(q)
-    before = ev.paths(db, questions)
+    questions = paths.load_questions(q)
+    before = paths.paths(db, questions)
     assert (before.before, before.after) == (0.5, 0.5)                 # only the one-hop chain
     resolve(db)
-    after = ev.paths(db, questions)
+    after = paths.paths(db, questions)
     assert (after.before, after.after) == (0.5, 1.0)                    # the lodger chain now connects
     q.write_text('{"chain": ["only one"]}\n')
     with pytest.raises(InputError, match="line 1, field 'chain'"):
-        ev.load_questions(q)
+        paths.load_questions(q)
 
 
 def test_cli_eval(db, neo4j_env, tmp_path):

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from kgres import ingest
-from kgres.judge import judge
+from kgres.llm.judge import judge
 from kgres.llm import LLMError, LLMSettings, client, parse
 from kgres.resolve import resolve
 from tests.graphs import (assert_aggregates_current, assert_decisions_recorded,
@@ -127,7 +127,7 @@ def test_server_without_json_schema_and_tolerant_parsing(graph):
         stats = judge(db, llm_for(db, server, concurrency=1))
     assert stats.merged == 1 and stats.rejected == 1
     with pytest.raises(LLMError, match="malformed answer"):
-        from kgres.judge import Verdict
+        from kgres.llm.judge import JudgeVerdict as Verdict
         parse("no json here", Verdict)
 
 
@@ -162,8 +162,8 @@ def mention_script(body) -> str:
 
 
 def test_the_judge_moves_a_single_mention_to_the_entity_its_passage_means(db, tmp_path):
-    from kgres import merge
-    from kgres.judge import judge_mentions
+    from kgres.resolve import merge
+    from kgres.llm.judge import judge_mentions
 
     ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "h.jsonl", HOLMES))
     resolve(db)  # Sherlock has three times Mycroft's mentions: both bare "Holmes" go to him by the prior

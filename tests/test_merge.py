@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from kgres import ingest, merge
-from kgres.cluster import Group
-from kgres.merge import _transactions
+from kgres import ingest
+from kgres.resolve import merge
+from kgres.resolve.cluster import Evidence, Group
+from kgres.resolve.merge import _transactions
 from tests.graphs import assert_aggregates_current, snapshot, write_jsonl
 
 
 def group(canonical: str, *others: str) -> Group:
     members = (canonical, *others)
     return Group(members=members, canonical=canonical, confidence=0.9,
-                 evidence={m: {"linked_to": canonical, "score": 0.9} for m in members})
+                 evidence={m: Evidence(linked_to=canonical, score=0.9, rule="test") for m in members})
 
 
 def test_batches_hold_at_most_max_members_and_split_large_groups():

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 
-from kgres import ingest, merge
+from kgres import ingest
+from kgres.resolve import merge
 from kgres.llm import LLMSettings, client
-from kgres.reflect import reflect
+from kgres.llm.reflect import reflect
 from kgres.report import components, report
 from kgres.resolve import resolve
-from kgres.summarize import summarize
+from kgres.llm.summarize import summarize
 from tests.graphs import write_jsonl
 from tests.openai_server import OpenAIServer
 

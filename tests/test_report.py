@@ -9,11 +9,11 @@ import subprocess
 
 import pytest
 
-from kgres import eval as ev
+from kgres.evaluate import clusters, gold
 from kgres import ingest
-from kgres.normalize import normalize
+from kgres.resolve.normalize import normalize
 from kgres.report import report
-from kgres.report_html import render
+from kgres.report.html import render
 from kgres.resolve import resolve
 from tests.graphs import write_jsonl
 from tests.test_eval import gold_file
@@ -64,7 +64,7 @@ def test_html_report_renders_in_headless_chromium(db, tmp_path):
         pytest.skip("Debian's chromium is not installed ('make test' installs it)")
     ingest.ingest(db, "jsonl", fixture(tmp_path))
     resolve(db)
-    result = ev.clusters(db, ev.load_gold(gold_file(tmp_path)), sweep=True)
+    result = clusters.clusters(db, gold.load_gold(gold_file(tmp_path)), sweep=True)
     page = tmp_path / "report.html"
     page.write_text(render(report(db), result.sweep, result.usable_window), encoding="utf-8")
     assert "http://" not in page.read_text() and "https://" not in page.read_text()   # self-contained

@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from kgres import ingest, merge
+from kgres import ingest
+from kgres.resolve import merge
 from kgres.errors import KgresError
-from kgres.embed import embed
-from kgres.normalize import normalize
+from kgres.resolve.embed import embed
+from kgres.resolve.normalize import normalize
 from kgres.resolve import resolve
 from tests.graphs import (assert_aggregates_current, assert_decisions_recorded,
                           assert_one_refers_to_per_mention, snapshot, write_jsonl)
@@ -202,7 +203,7 @@ def test_cli_resolve_explain_rollback(db, neo4j_env, tmp_path):
 
 
 def test_export_clusters_lists_input_ids(db, tmp_path):
-    from kgres import export
+    from kgres.curate import export
 
     ingest.ingest(db, "jsonl", fixture(tmp_path))
     resolve(db)

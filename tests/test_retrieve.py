@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from kgres import cypher, ingest
+from kgres import ingest
+from kgres.db import cypher
 from kgres.errors import ConfigError
-from kgres.merge import refresh
+from kgres.resolve.merge import refresh
 from kgres.resolve import resolve
 from kgres.retrieve import RetrieveConfig, Retriever
-from kgres.synth import generate
+from kgres.evaluate.synth import generate
 from tests.graphs import free_port, write_jsonl
 
 # The Baker Street lodger: chunk c1 says who lodges at Baker Street (as "Sherlock Holmes"), chunk c2
@@ -102,7 +103,7 @@ def test_ppr_reprojects_a_graph_another_process_dropped(resolved):
     (another kgres process re-projecting) must be noticed and projected again."""
     r = Retriever(resolved)
     first = r.retrieve(QUESTION, mode="ppr", k=1)
-    resolved.query("components_drop", graph=r.projection())
+    resolved.query("gds_drop", graph=r.projection())
     again = r.retrieve(QUESTION, mode="ppr", k=1)
     assert again.model_dump(exclude={"ms"}) == first.model_dump(exclude={"ms"})
     assert r.projection() in {x["name"] for x in resolved.query("retrieve_graphs", prefix="kgres_retrieval_")}
@@ -222,7 +223,7 @@ def _http(method: str, url: str, body: dict | None = None, token: str | None = N
 
 
 def test_http_api_answers_and_rejects_bad_requests(resolved):
-    from kgres.serve import Server, create_app
+    from kgres.retrieve.serve import Server, create_app
 
     r = Retriever(resolved)
     with Server(create_app(resolved, r), port=free_port()) as server:
@@ -247,7 +248,7 @@ def test_http_api_answers_and_rejects_bad_requests(resolved):
 
 
 def test_http_token_and_bind_rules(resolved):
-    from kgres.serve import Server, check_bind, create_app
+    from kgres.retrieve.serve import Server, check_bind, create_app
 
     with Server(create_app(resolved, Retriever(resolved), token="s3cret"), port=free_port()) as server:
         assert _http("GET", server.url + "/health")[0] == 401
@@ -288,7 +289,7 @@ def _scripted(position_biased: bool):
 
 @pytest.mark.parametrize("biased,expected", [(False, 1.0), (True, 0.5)])
 def test_eval_answers_both_orders_cancel_position_bias(resolved, biased, expected):
-    from kgres.eval_answers import evaluate
+    from kgres.evaluate.answers import evaluate
     from kgres.llm import LLMSettings, client
     from tests.openai_server import OpenAIServer
 

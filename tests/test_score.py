@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from kgres.ambiguity import Ambiguity
-from kgres.normalize import name_keys
-from kgres.score import Side, compare, same_name_tokens
+from kgres.resolve.ambiguity import Ambiguity
+from kgres.resolve.normalize import name_keys
+from kgres.resolve.score import Side, compare, same_name_tokens
 
 
 def side(name: str, type_: str = "PERSON", neighbours: tuple[str, ...] = ()) -> Side:
@@ -14,7 +14,7 @@ def side(name: str, type_: str = "PERSON", neighbours: tuple[str, ...] = ()) -> 
 
 
 def table(*names: tuple[str, int], type_: str = "PERSON") -> Ambiguity:
-    """A holder table as score_holders would return it for these (name, mentions)."""
+    """A holder table as resolve_ambiguity_holders would return it for these (name, mentions)."""
     rows = []
     for name, mentions in names:
         k = name_keys(name, type_)
@@ -77,7 +77,7 @@ def test_cannot_link_reasons_stay_whatever_the_table_says():
 def test_identifiers_join_what_names_cannot_and_split_what_names_join():
     from dataclasses import replace
 
-    from kgres.score import identifiers_of
+    from kgres.resolve.score import identifiers_of
 
     ids = identifiers_of(['{"orcid": "0000-0001", "born": "1854"}', '{"URL": "https://www.acme.com/"}', "not json"])
     assert ids == {("orcid", "0000-0001"), ("url", "acme.com")}

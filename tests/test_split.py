@@ -5,13 +5,14 @@ from __future__ import annotations
 import pytest
 
 from kgres import ingest
-from kgres.embed import embed
+from kgres.resolve.embed import embed
 from kgres.errors import KgresError
-from kgres.normalize import normalize
+from kgres.resolve.normalize import normalize
 from kgres.config import SchemaSettings
 from kgres.resolve import resolve
 from kgres.schema import init
-from kgres.split import RebuildStats, rebuild, split
+from kgres.curate.rebuild import RebuildStats, rebuild
+from kgres.curate.split import split
 from tests.graphs import assert_aggregates_current, assert_one_refers_to_per_mention, snapshot, write_jsonl
 
 RECS = [{"kind": "mention", "id": "s1", "name": "Sherlock Holmes", "type": "PERSON"},

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from kgres.metrics import pairwise
-from kgres import export, ingest, merge
+from kgres.evaluate.metrics import pairwise
+from kgres import ingest
+from kgres.curate import export
+from kgres.resolve import merge
 from kgres.resolve import ResolveConfig, resolve
 from tests.graphs import (assert_aggregates_current, assert_decisions_recorded,
                           assert_one_refers_to_per_mention, write_jsonl)
@@ -107,7 +109,7 @@ class Crash(Exception):
     pass
 
 
-@pytest.mark.parametrize("stage", ["refresh", "score_write"])
+@pytest.mark.parametrize("stage", ["refresh", "resolve_score_write"])
 def test_an_interrupted_resolve_is_finished_by_the_next(db, tmp_path, monkeypatch, stage):
     path = fixture(tmp_path)
     ingest.ingest(db, "jsonl", path)

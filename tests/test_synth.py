@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from kgres import eval as ev
+from kgres.evaluate import clusters, gold
 from kgres import ingest
-from kgres.synth import generate, gold_of
+from kgres.evaluate.synth import generate, gold_of
 
 
 def test_same_seed_same_bytes_other_seed_other_graph(tmp_path):
@@ -53,7 +53,7 @@ def test_generated_graph_loads_and_evaluates(db, tmp_path):
     result = ingest.ingest(db, "jsonl", tmp_path / "g.jsonl")
     assert (result.mentions, result.inferred_mentions) == (stats.mentions + stats.missing_endpoints,
                                                           stats.missing_endpoints)  # inferred ones count too
-    before = ev.clusters(db, ev.load_gold(tmp_path / "g.gold.jsonl"))
+    before = clusters.clusters(db, gold.load_gold(tmp_path / "g.gold.jsonl"))
     assert before.items == 500 and before.pairwise["p"] == 1.0 and before.pairwise["r"] == 0.0
 
 

@@ -42,9 +42,7 @@ def demo_cmd(app: App, as_json: bool) -> None:
         mention_layer = components(db, "mentions")
         run = resolve(db, ResolveConfig.model_validate(app.settings.resolve))
         after = components(db, "entities")
-        merges = db.run("MATCH (e:Entity) WHERE e.mention_count > 1 "
-                        "RETURN e.name AS entity, e.aliases AS aliases, e.mention_count AS mentions, "
-                        "[(m:Mention)-[:REFERS_TO]->(e) | m.type] AS types ORDER BY e.name")
+        merges = db.read("report_merged")
         report = schema.status(db)
     if as_json:
         app.emit_json({"ingest": stats.model_dump(), "resolve": run.model_dump(),

@@ -38,9 +38,9 @@ def eval_clusters_cmd(app: App, gold_path: Path, same_as: bool, sweep: bool, run
     Example:
         kgres eval clusters --gold gold.jsonl --sweep
     """
-    from kgres import eval as ev
+    from kgres.evaluate import clusters, gold
 
-    result = ev.clusters(app.db, ev.load_gold(gold_path), same_as=same_as, examples=examples, sweep=sweep,
+    result = clusters.clusters(app.db, gold.load_gold(gold_path), same_as=same_as, examples=examples, sweep=sweep,
                          run_id=run_id)
     if as_json:
         app.emit_json(result)
@@ -94,9 +94,9 @@ def eval_paths_cmd(app: App, questions_path: Path, as_json: bool) -> None:
     Example:
         kgres eval paths --questions chains.jsonl --json
     """
-    from kgres import eval as ev
+    from kgres.evaluate import paths
 
-    result = ev.paths(app.db, ev.load_questions(questions_path))
+    result = paths.paths(app.db, paths.load_questions(questions_path))
     if as_json:
         app.emit_json(result)
         return
@@ -130,16 +130,16 @@ def report_cmd(app: App, html_path: Path | None, gold_path: Path | None, limit: 
     Example:
         kgres report --html report.html --gold gold.jsonl
     """
-    from kgres import eval as ev
+    from kgres.evaluate import clusters, gold
     from kgres.report import report
 
     r = report(app.db, limit=limit)
     if html_path is not None:
-        from kgres.report_html import render
+        from kgres.report.html import render
 
         sweep = window = None
         if gold_path is not None:
-            result = ev.clusters(app.db, ev.load_gold(gold_path), examples=0, sweep=True)
+            result = clusters.clusters(app.db, gold.load_gold(gold_path), examples=0, sweep=True)
             sweep, window = result.sweep, result.usable_window
         html_path.write_text(render(r, sweep, window), encoding="utf-8")
         app.err.print(f"wrote {html_path}")
@@ -192,9 +192,9 @@ def eval_answers_cmd(app: App, questions_path: Path, mode: str | None, as_json: 
     Example:
         KGRES_LLM_MODEL=gpt-4o-mini kgres eval answers --questions questions.jsonl
     """
-    from kgres.cli.resolve import _llm_or_skip
+    from kgres.cli.llm import _llm_or_skip
     from kgres.cli.retrieve import _retriever
-    from kgres.eval_answers import CRITERIA, evaluate, load_questions
+    from kgres.evaluate.answers import CRITERIA, evaluate, load_questions
 
     questions = load_questions(questions_path)
     llm = _llm_or_skip(app, "eval answers", as_json)
@@ -236,7 +236,7 @@ def synth_cmd(app: App, out: Path, gold_path: Path | None, mentions: int, seed: 
         kgres synth graph.jsonl --mentions 100000 && kgres ingest jsonl graph.jsonl
         kgres resolve && kgres eval clusters --gold graph.gold.jsonl
     """
-    from kgres.synth import generate
+    from kgres.evaluate.synth import generate
 
     gold_path = gold_path or out.with_name(out.stem + ".gold.jsonl")
     stats = generate(out, gold_path, mentions, seed=seed)

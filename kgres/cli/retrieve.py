@@ -13,7 +13,7 @@ from kgres.retrieve import MODES
 
 
 def _retriever(app: App, with_llm: bool = True):
-    from kgres.embed import EmbedConfig
+    from kgres.resolve.embed import EmbedConfig
     from kgres.llm import LLMSettings, client, configured_model
     from kgres.retrieve import RetrieveConfig, Retriever
 
@@ -112,7 +112,7 @@ def serve_cmd(app: App, host: str, port: int) -> None:
         curl -s localhost:8765/retrieve -H 'content-type: application/json' \\
              -d '{"query": "Who lodged at Baker Street?", "mode": "local"}'
     """
-    from kgres.serve import Server, check_bind, create_app
+    from kgres.retrieve.serve import Server, check_bind, create_app
 
     token = os.environ.get("KGRES_SERVE_TOKEN") or None
     check_bind(host, token)

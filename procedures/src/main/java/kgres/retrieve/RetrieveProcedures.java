@@ -161,7 +161,7 @@ public class RetrieveProcedures {
 
         /**
          * The names the entity's mentions carry, grouped with the decision that linked them: the
-         * trail entity_refresh stored on the entity, or walked from its mentions where none is stored.
+         * trail resolve_merge_refresh stored on the entity, or walked from its mentions where none is stored.
          */
         private List<Map<String, Object>> trail(long e) {
             Object[] t = store.nodeProperties(e, trailAliases, trailMethods, trailRunIds, trailConfidences, trailMentions);

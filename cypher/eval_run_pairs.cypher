@@ -1,5 +1,0 @@
-// eval_run_pairs: the scored CANDIDATE pairs of one pass, whatever became of their entities.
-// Params: $run_id string. Streamed.
-MATCH (a)-[c:CANDIDATE {run_id: $run_id}]->(b)
-WHERE c.score IS NOT NULL
-RETURN a.id AS a, b.id AS b, c.score AS score, c.signals_json AS signals

@@ -1,0 +1,15 @@
+// resolve_block_kmeans: write Deg-Rag's k-means pairs (kgres.block ranks each block's members by text
+// embedding cosine and keeps each entity's $k closest; this file records the chosen pairs).
+// Params: $pairs list<list<string>> ([id_a, id_b] with id_a < id_b), $run_id string.
+UNWIND $pairs AS p
+MATCH (a:Entity {id: p[0]})
+MATCH (b:Entity {id: p[1]})
+CALL (a, b) {
+  // One edge per pair and run. Not MERGE, nor a MATCH on run_id: the planner may seek the run_id
+  // index for every row (quadratic as the run's edges grow); a pattern comprehension expands
+  // between the two bound nodes only.
+  WITH a, b, [o IN [(a)-[old:CANDIDATE]->(b) | old] WHERE o.run_id = $run_id] AS olds
+  FOREACH (_ IN CASE WHEN size(olds) = 0 THEN [1] ELSE [] END |
+    CREATE (a)-[:CANDIDATE {run_id: $run_id, methods: ['kmeans']}]->(b))
+  FOREACH (old IN [o IN olds WHERE NOT 'kmeans' IN o.methods] | SET old.methods = old.methods + 'kmeans')
+}

@@ -1,0 +1,15 @@
+// resolve_merge_related_rebuild: derive the RELATED edges touching the Entities in $ids from the active raw
+// triples of their mentions: one per (subject entity, object entity, predicate), triple_ids sorted,
+// weight summed. Run resolve_merge_related_delete on the same ids first. Same result as ingest_triples builds.
+// Params: $ids list<string>.
+UNWIND $ids AS id
+MATCH (:Entity {id: id})<-[:REFERS_TO]-(:Mention)-[t:RELATES]-(:Mention)
+WHERE t.status = 'active'
+WITH DISTINCT t
+MATCH (s:Mention)-[t]->(o:Mention)
+MATCH (s)-[:REFERS_TO]->(es:Entity)
+MATCH (o)-[:REFERS_TO]->(eo:Entity)
+WITH es, eo, t ORDER BY t.id
+WITH es, eo, t.predicate AS predicate, collect(t.id) AS ids, sum(coalesce(t.weight, 1.0)) AS weight
+MERGE (es)-[r:RELATED {predicate: predicate}]->(eo)
+SET r.triple_ids = ids, r.weight = weight

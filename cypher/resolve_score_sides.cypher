@@ -1,0 +1,11 @@
+// resolve_score_sides: what kgres.score.compare needs about each entity of a page of pairs, once per entity.
+// attributes (mentions' attributes_json) carry identifiers (ORCID, Wikidata id...). Each neighbour
+// comes as [id, "TYPE|name key"]: two unmerged duplicates usually have neighbours that are
+// themselves unmerged duplicates, so the typed form overlaps where ids do not. RELATED joins
+// Entities only, so the neighbour carries no label (nothing for the planner to scan by).
+// Params: $ids list<string>.
+UNWIND $ids AS id
+MATCH (e:Entity {id: id})
+RETURN e {.id, .aliases, .key_core, .key_tokens, .key_acronym, .key_numbers, .key_gender, .norm_type,
+          attributes: [(e)<-[:REFERS_TO]-(m:Mention) WHERE m.attributes_json IS NOT NULL | m.attributes_json][0..20],
+          nbrs: [(e)-[:RELATED]-(n) | [n.id, coalesce(n.norm_type, '') + '|' + coalesce(n.key_core, '')]]} AS e

@@ -1,3 +1,0 @@
-// status_plugin_version_apoc: the apoc plugin's version; fails when the plugin is not installed.
-// Params: none.
-RETURN apoc.version() AS version

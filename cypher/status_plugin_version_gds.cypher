@@ -1,3 +1,0 @@
-// status_plugin_version_gds: the gds plugin's version; fails when the plugin is not installed.
-// Params: none.
-RETURN gds.version() AS version

@@ -1,0 +1,85 @@
+"""``kgres review`` and ``kgres decide``: human decisions on pairs, recorded and binding.
+
+``accept`` merges two entities at once as a recorded run (``kgres rollback`` undoes it);
+``reject`` records ``NOT_SAME_AS``, which every later run honours, through later merges too.
+"""
+
+from __future__ import annotations
+
+import getpass
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from kgres import runs
+from kgres.db import Database
+from kgres.errors import KgresError
+from kgres.resolve.cluster import Evidence, Group
+from kgres.resolve.merge import apply_groups
+
+
+class ReviewPair(BaseModel):
+    a_id: str
+    a_name: str
+    a_type: str | None
+    b_id: str
+    b_name: str
+    b_type: str | None
+    score: float
+    run_id: str
+    signals: dict[str, Any]
+
+
+class Decision(BaseModel):
+    decision: Literal["accept", "reject"]
+    a: str
+    b: str
+    decided_by: str
+    run_id: str | None = None
+
+
+def review(db: Database, limit: int = 50) -> list[ReviewPair]:
+    """Undecided review-band pairs between current entities, best first."""
+    return [ReviewPair(**{**r, "signals": json.loads(r["signals"] or "{}")})
+            for r in db.read("curate_review_list", limit=limit)]
+
+
+def find_entity(db: Database, q: str) -> dict[str, Any]:
+    """The one current entity with this id or name.
+
+    Raises:
+        KgresError: none, or several (then use the id).
+    """
+    rows = db.read("curate_entity_find", q=q)
+    if not rows:
+        raise KgresError(f"no entity with id or name '{q}'")
+    if len(rows) > 1:
+        raise KgresError(f"'{q}' names {len(rows)} entities ({', '.join(r['id'] for r in rows[:5])}); use an id")
+    return rows[0]
+
+
+def decide(db: Database, decision: Literal["accept", "reject"], a: str, b: str, reason: str = "",
+           decided_by: str | None = None, method: str = "human", confidence: float = 1.0) -> Decision:
+    """Record a decision on two entities (ids or unique names): a person's by default, or the LLM
+    judge's (``method="llm"``, with its confidence)."""
+    who = decided_by or f"human:{getpass.getuser()}"
+    ea, eb = find_entity(db, a), find_entity(db, b)
+    if ea["id"] == eb["id"]:
+        raise KgresError(f"'{a}' and '{b}' are already one entity ({ea['id']}); split a mention off first")
+    if decision == "reject":
+        db.query("curate_decide_reject", a=ea["id"], b=eb["id"], decided_by=who, reason=reason)
+        return Decision(decision="reject", a=ea["id"], b=eb["id"], decided_by=who)
+    blocked = db.read("resolve_pairs_not_same_as", ids=[ea["id"], eb["id"]])
+    if blocked:
+        raise KgresError(f"{ea['id']} and {eb['id']} were recorded as NOT_SAME_AS; remove that decision first")
+    run_id = runs.new_id("decision")
+    runs.start(db, run_id, json.dumps({"decision": "accept", "reason": reason}), strategy=method)
+    keep, other = sorted([ea, eb], key=lambda e: (-(e["mention_count"] or 1), -len(e["key_core"] or ""), e["id"]))
+    evidence = Evidence(linked_to=keep["id"], score=confidence, rule=method, reason=reason)
+    group = Group(members=(keep["id"], other["id"]), canonical=keep["id"], confidence=confidence,
+                  evidence={keep["id"]: evidence, other["id"]: evidence})
+    db.query("curate_decide_accepted", a=ea["id"], b=eb["id"])
+    apply_groups(db, [group], run_id, method=method, decided_by=who)
+    runs.finish(db, run_id, json.dumps({"merged_entities": 1}))
+    return Decision(decision="accept", a=keep["id"], b=other["id"], decided_by=who, run_id=run_id)

@@ -1,0 +1,12 @@
+"""Everything kgres says to Neo4j goes through here.
+
+- :mod:`kgres.db.database`: :class:`Database` (connection, named queries: ``read`` / ``query`` /
+  ``write`` / ``stream`` / ``script``, driver errors wrapped), :func:`resolve_target`;
+- :mod:`kgres.db.cypher`: where the ``cypher/*.cypher`` files are and how they are loaded;
+- :mod:`kgres.db.gds`: GDS projections as context managers;
+- :func:`batches`: items grouped into transaction-sized batches.
+"""
+
+from kgres.db.database import Database, Target, batches, resolve_target
+
+__all__ = ["Database", "Target", "batches", "resolve_target"]

@@ -1,0 +1,132 @@
+"""Short names that several entities of the graph could carry: "Holmes", "Alan", "AUR".
+
+A bare surname, a bare given name, an initial with a surname ("A. Berners") or an acronym is a
+*short form*. Its *holders* are the multi-word
+names in the whole graph it can stand for: persons whose first or last word it is ("Holmes" ->
+"Sherlock Holmes", "Mycroft Holmes"), names whose acronym it is ("AUR" -> "Advanced United
+Robotic", "Applied United Robotic"). Holders that can be one entity (spelling variants: "Ada
+Shannon" / "Ada Shnnon") count once.
+
+With two or more holders, the short form does not say which one a mention means, and two mentions
+of it may mean different things. :mod:`kgres.score` then sends such a pair to review as *unknown*
+(it neither links nor vetoes in clustering) unless context speaks for it, or one holder is
+*dominant*: it has at least ``PRIOR_MARGIN`` times the mentions of all the others together (the
+popularity prior of entity linking: "Holmes" means Sherlock in a story about him).
+
+The table is built once per pass from the database (``resolve_ambiguity_holders``, one row per distinct
+multi-word name), because ambiguity is a property of the whole graph: looked at inside one
+connected component, "Berners" seems to fit only the one "Berners" who happens to be there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from kgres.db import Database
+
+PRIOR_MARGIN = 2
+
+
+@dataclass
+class Holders:
+    """The holder groups of one short form, most-mentioned first."""
+
+    groups: list[tuple[tuple[str, ...], int]] = field(default_factory=list)  # (tokens of the first core, mentions)
+    member: dict[str, int] = field(default_factory=dict)  # holder core -> index of its group
+
+    def add(self, core: str, tokens: tuple[str, ...], mentions: int, same: "SameFn") -> None:
+        for i, (rep, _) in enumerate(self.groups):
+            if same(rep, tokens):
+                self.member[core] = i
+                self.groups[i] = (rep, self.groups[i][1] + mentions)
+                return
+        self.member[core] = len(self.groups)
+        self.groups.append((tokens, mentions))
+
+    @property
+    def dominant(self) -> int | None:
+        """Index of the group that carries the short form by the popularity prior, if any."""
+        if not self.groups:
+            return None
+        counts = [n for _, n in self.groups]
+        top = max(range(len(counts)), key=lambda i: (counts[i], -i))
+        return top if counts[top] >= PRIOR_MARGIN * (sum(counts) - counts[top]) else None
+
+
+SameFn = Any  # Callable[[tuple[str, ...], tuple[str, ...]], bool]
+
+
+@dataclass(frozen=True)
+class ShortFormVerdict:
+    """What the holder table says about one pair of names."""
+
+    holders: int  # holder groups of the short form
+    dominant_side: bool  # the long side is the dominant holder
+
+
+class Ambiguity:
+    """Holder groups of every short form in the graph (see the module docstring)."""
+
+    def __init__(self, rows: Iterable[dict[str, Any]], same: SameFn) -> None:
+        self._holders: dict[tuple, Holders] = {}
+        for r in sorted(rows, key=lambda r: (-r["mentions"], r["core"])):
+            tokens = tuple(r["tokens"])
+            keys: set[tuple] = set()
+            if r["type"] == "PERSON" and len(tokens[0]) > 1:
+                keys = {("p", tokens[0]), ("p", tokens[-1]), ("i", tokens[0][0], tokens[-1])}
+            if r.get("acronym") and r["acronym"] != r["core"]:
+                keys.add(("a", r["type"], r["acronym"]))
+            for k in keys:
+                self._holders.setdefault(k, Holders()).add(r["core"], tokens, r["mentions"], same)
+
+    @classmethod
+    def load(cls, db: Database, same: SameFn) -> "Ambiguity":
+        return cls(db.stream("resolve_ambiguity_holders"), same)
+
+    def holders(self, tokens: tuple[str, ...], type_: str | None) -> list[list[str]]:
+        """The holder groups (cores, most-mentioned group first) a short form could stand for; empty
+        when ``tokens`` is not a short form or has fewer than two holder groups."""
+        key = _short_key(tokens, type_)
+        h = self._holders.get(key) if key else None
+        if h is None or len(h.groups) < 2:
+            return []
+        out: list[list[str]] = [[] for _ in h.groups]
+        for core, i in h.member.items():
+            out[i].append(core)
+        order = sorted(range(len(h.groups)), key=lambda i: (-h.groups[i][1], i))
+        return [sorted(out[i]) for i in order]
+
+    def verdict(self, a_core: str, a_tokens: tuple[str, ...], b_core: str, b_tokens: tuple[str, ...],
+                type_: str | None, rule: str) -> ShortFormVerdict | None:
+        """None when the pair is not about an ambiguous short form; else how ambiguous it is."""
+        if rule not in ("same_key", "person_subset", "person_initials", "acronym"):
+            return None
+        ka, kb = _short_key(a_tokens, type_), _short_key(b_tokens, type_)
+        if ka is not None and (kb is None or len(a_tokens) <= len(b_tokens)):
+            key, long_core = ka, b_core
+        elif kb is not None:
+            key, long_core = kb, a_core
+        else:
+            return None
+        h = self._holders.get(key)
+        if h is None or len(h.groups) < 2:
+            return None
+        dom = h.dominant
+        if a_core == b_core:
+            # Two bare "Holmes" may mean Sherlock and Mycroft even when Sherlock dominates: each is
+            # placed on its own, by its links to full names (where the prior applies) and its context.
+            return ShortFormVerdict(holders=len(h.groups), dominant_side=False)
+        return ShortFormVerdict(holders=len(h.groups), dominant_side=dom is not None and h.member.get(long_core) == dom)
+
+
+def _short_key(tokens: tuple[str, ...], type_: str | None) -> tuple | None:
+    """The holder-table key of a short form: a bare person name, an initial and surname, an acronym."""
+    if type_ == "PERSON":
+        if len(tokens) == 1:
+            return ("p", tokens[0])
+        if len(tokens) == 2 and len(tokens[0]) == 1:
+            return ("i", tokens[0], tokens[1])
+        return None
+    return ("a", type_, tokens[0]) if len(tokens) == 1 else None

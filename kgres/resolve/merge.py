@@ -1,0 +1,108 @@
+"""``merge`` and its undo: move mentions to canonical entities with a recorded, reversible decision.
+
+Mode ``merge`` (direct): every mention of a group's other members is re-pointed to the canonical
+entity (``cypher/resolve_merge_groups.cypher``); the superseded ``REFERS_TO`` survives as a typed
+``REFERRED_TO`` history edge and absorbed entities become ``:RetiredEntity``. Entity aggregates and
+the ``RELATED`` projection are then recomputed from the mentions and raw triples (rather than moved
+with ``apoc.refactor.mergeNodes``), so the entity layer stays a pure projection of the mention layer
+and :func:`rollback` restores the earlier state exactly.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+
+from kgres.db import Database, batches
+from kgres.errors import KgresError
+from kgres.resolve.cluster import Group
+
+
+def apply_groups(db: Database, groups: Sequence[Group], run_id: str, method: str, decided_by: str,
+                 batch_size: int = 500, max_members: int = 5000) -> int:
+    """Merge each group into its canonical entity; return the number of entities retired.
+
+    A transaction holds at most ``batch_size`` groups and about ``max_members`` members: a group
+    larger than that (a chaining baseline's component of tens of thousands) is merged into its
+    canonical in parts, one transaction each, instead of exhausting the transaction memory."""
+    retired = 0
+    for batch in _transactions(groups, batch_size, max_members):
+        db.write("resolve_merge_groups", groups=payload(batch), run_id=run_id, method=method, decided_by=decided_by)
+        refresh(db, sorted({g.canonical for g in batch}))
+        retired += sum(len(g.members) - 1 for g in batch)
+    return retired
+
+
+def _transactions(groups: Sequence[Group], batch_size: int, max_members: int) -> Iterator[list[Group]]:
+    """``groups`` in transaction-sized batches, large groups split into parts that share the canonical."""
+    return batches((part for g in groups for part in _parts(g, max_members)), max_members,
+                   size=lambda g: len(g.members) - 1, max_items=batch_size)
+
+
+def _parts(g: Group, max_members: int) -> list[Group]:
+    others = [m for m in g.members if m != g.canonical]
+    if len(others) <= max_members:
+        return [g]
+    return [replace(g, members=(g.canonical, *others[i:i + max_members])) for i in range(0, len(others), max_members)]
+
+
+def payload(groups: Sequence[Group]) -> list[dict]:
+    """Groups as the resolve_merge_groups / resolve_merge_same_as parameter: canonical and members with evidence."""
+    return [{"canonical": g.canonical,
+             "members": [{"id": m, "confidence": g.evidence[m].score,
+                          "evidence": json.dumps(g.evidence[m].to_dict(), sort_keys=True)}
+                         for m in g.members if m != g.canonical]} for g in groups]
+
+
+def link_groups(db: Database, groups: Sequence[Group], run_id: str, method: str, decided_by: str,
+                batch_size: int = 500) -> int:
+    """Synonym mode: a ``SAME_AS`` from each member to its group's canonical; nothing moves.
+    Returns the number of links."""
+    for batch in batches(groups, batch_size, size=lambda g: 1):
+        db.write("resolve_merge_same_as", groups=payload(batch), run_id=run_id, method=method, decided_by=decided_by)
+    return sum(len(g.members) - 1 for g in groups)
+
+
+def refresh(db: Database, ids: list[str]) -> None:
+    """Recompute aggregates and RELATED edges of ``ids`` from their mentions and active triples."""
+    db.write("resolve_merge_refresh", ids=ids)
+    db.write("resolve_merge_related_delete", ids=ids)
+    db.write("resolve_merge_related_rebuild", ids=ids)
+
+
+def rollback(db: Database, run_id: str) -> int:
+    """Undo every merge and ``SAME_AS`` link of ``run_id`` (and of its later passes, newest first);
+    return how many entities were revived or recomputed.
+
+    Raises:
+        KgresError: unknown run, or a later run moved the same mentions again (roll that back first).
+    """
+    run = db.query("run_get", run_id=run_id)
+    if not run:
+        raise KgresError(f"no resolution run '{run_id}'")
+    if run[0]["status"] == "rolled_back":
+        raise KgresError(f"run {run_id} is already rolled back")
+    n = sum(rollback(db, child["id"]) for child in db.query("run_children", run_id=run_id))
+    later = [r for r in db.query("resolve_rollback_blockers", run_id=run_id)[0]["runs"] if r]
+    if later:
+        raise KgresError(f"run {run_id} cannot be rolled back before the later run(s) that moved the same "
+                         f"mentions: {', '.join(sorted(later))}")
+    while db.query("resolve_rollback_same_as", run_id=run_id, limit=ROLLBACK_BATCH)[0]["removed"]:
+        pass
+    touched: set[str] = set()
+    while True:  # bounded transactions; each batch is consistent on its own and a rerun continues
+        out = db.query("resolve_rollback_run", run_id=run_id, limit=ROLLBACK_BATCH)
+        if not out or not out[0]["moved"]:
+            break
+        touched.update(out[0]["affected"])
+    ids = sorted(touched)
+    for start in range(0, len(ids), ROLLBACK_BATCH):
+        refresh(db, ids[start:start + ROLLBACK_BATCH])
+    while db.query("resolve_rollback_candidates", run_id=run_id, limit=ROLLBACK_BATCH * 10)[0]["removed"]:
+        pass
+    db.query("resolve_rollback_finish", run_id=run_id)
+    return n + len(ids)
+
+
+ROLLBACK_BATCH = 5000

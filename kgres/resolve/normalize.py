@@ -1,0 +1,203 @@
+"""``normalize``: deterministic, per-type name keys beside the untouched originals.
+
+For every Entity, :func:`name_keys` derives, from its name and type:
+
+- ``key_core``: the comparison key. Case, Unicode forms, punctuation and possessives are folded
+  for every type. Honorifics are dropped for persons ("Mr. Sherlock Holmes" -> "sherlock holmes").
+  A gendered honorific is kept as ``key_gender`` ("m" for Mr., "f" for Mrs. or Miss).
+  For other types the last word is made singular ("Large Language Models" -> "large language model").
+  Legal suffixes are dropped only when configured ("Acme Corp." -> "acme").
+- ``key_tokens``: the words of the core key, minus stop words.
+- ``key_acronym``: the initials of a multi-word name ("llm"), or the name itself when it looks like
+  an acronym ("LLMs" -> "llm"), so both sides of an acronym pair share one key.
+- ``key_numbers``: digits and roman numerals, which stay significant: "iPhone 7" and "iPhone 8",
+  "Apple I" and "Apple II" have different numbers, which forbids merging them.
+- ``norm_type``: PERSON, ORGANIZATION, GEO, EVENT or the upper-cased original type.
+
+Keys are pure functions of (name, type, settings), so normalize is idempotent; only entities whose
+name or type changed since their keys were written are recomputed.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pydantic import BaseModel
+
+from kgres.db import Database
+
+HONORIFICS = frozenset({
+    "mr", "mrs", "ms", "miss", "mister", "madam", "madame", "mme", "mlle", "dr", "doctor", "prof",
+    "professor", "sir", "dame", "lady", "lord", "rev", "reverend", "fr", "father", "sr", "jr",
+    "inspector", "captain", "capt", "colonel", "col", "major", "sergeant", "sgt", "general", "gen",
+    "president", "king", "queen", "prince", "princess", "saint", "st", "herr", "frau", "don",
+})
+# Honorifics that state a gender: "Mr. Fezziwig" and "Mrs. Fezziwig" are two people.
+MALE_HONORIFICS = frozenset({"mr", "mister", "sir", "lord", "king", "prince", "herr", "don", "father", "fr"})
+FEMALE_HONORIFICS = frozenset({"mrs", "ms", "miss", "madam", "madame", "mme", "mlle", "dame", "lady", "queen",
+                               "princess", "frau"})
+STOP_WORDS = frozenset({"the", "of", "a", "an", "and", "&", "for", "in", "on", "at", "to", "de", "la", "le"})
+LEGAL_SUFFIXES = frozenset({"inc", "incorporated", "corp", "corporation", "co", "company", "ltd", "limited",
+                            "llc", "plc", "gmbh", "ag", "sa", "srl", "bv", "nv", "holdings", "group"})
+# Words that make a person name denote a different referent than the bare name: "Young Scrooge" is
+# not "Scrooge" (nor "Older Scrooge"), "Marley's Ghost" is not "Marley".
+QUALIFIERS = frozenset({"young", "younger", "old", "older", "elder", "late", "ghost", "spirit", "uncle", "aunt",
+                        "cousin", "nephew", "niece", "brother", "sister", "father", "mother", "son", "daughter",
+                        "wife", "husband", "widow", "baby", "grandfather", "grandmother"})
+ROMAN = frozenset({"i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv",
+                   "xv", "xvi", "xx"})
+TYPE_SYNONYMS = {
+    "PERSON": "PERSON", "PER": "PERSON", "PEOPLE": "PERSON", "CHARACTER": "PERSON", "HUMAN": "PERSON",
+    "ORGANIZATION": "ORGANIZATION", "ORGANISATION": "ORGANIZATION", "ORG": "ORGANIZATION",
+    "COMPANY": "ORGANIZATION", "INSTITUTION": "ORGANIZATION",
+    "GEO": "GEO", "LOCATION": "GEO", "LOC": "GEO", "PLACE": "GEO", "GPE": "GEO", "CITY": "GEO",
+    "COUNTRY": "GEO", "ADDRESS": "GEO", "STREET": "GEO",
+    "EVENT": "EVENT",
+}
+# Only a trailing possessive is folded ("Holmes's" -> "holmes"); inside a name it heads a different
+# thing ("Tailor's Wife", "Marley's Ghost") and stays ("tailors wife").
+_POSSESSIVE = re.compile(r"(?<=\w)['\u2019]s$|(?<=s)['\u2019]$", re.IGNORECASE)
+_JOINERS = re.compile(r"['\u2019\u2018`\u00b4.]")
+_NON_WORD = re.compile(r"[^\w]+", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class NameKeys:
+    core: str
+    tokens: tuple[str, ...]
+    acronym: str | None
+    numbers: tuple[str, ...]
+    norm_type: str | None
+    gender: str | None = None  # "m" / "f" from a gendered honorific of a person name
+
+
+class NormalizeStats(BaseModel):
+    entities_updated: int
+
+
+def norm_type(t: str | None) -> str | None:
+    """Canonical entity type: known synonyms folded, quotes and case removed; None when absent."""
+    if t is None:
+        return None
+    key = t.strip().strip('"').strip().upper().replace(" ", "_")
+    return TYPE_SYNONYMS.get(key, key) or None
+
+
+def fold(name: str) -> list[str]:
+    """NFKC, case fold, a trailing possessive dropped, joiners (' and .) closed up, other punctuation split."""
+    s = unicodedata.normalize("NFKC", name).strip()
+    s = _POSSESSIVE.sub("", s).casefold()
+    s = _JOINERS.sub("", s)
+    return [t for t in _NON_WORD.sub(" ", s).replace("_", " ").split() if t]
+
+
+def singular(word: str) -> str:
+    """English singular of a plural-looking word ("models" -> "model", "companies" -> "company")."""
+    if len(word) <= 3 or not word.endswith("s") or word.endswith(("ss", "us", "is")):
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "xes", "sses")):
+        return word[:-2]
+    return word[:-1]
+
+
+def name_keys(name: str, type_: str | None = None, strip_legal: bool = False) -> NameKeys:
+    """Derive the comparison keys of one name (see module docstring). Pure and deterministic."""
+    ntype = norm_type(type_)
+    tokens = fold(name)
+    gender = None
+    # Each rule can expose what another removes ("the Mr. Smith", "0 Companies" whose singular is a
+    # legal suffix), so they run until nothing changes: the key of a key is the key.
+    while True:
+        before = list(tokens)
+        if ntype == "PERSON":
+            while len(tokens) > 1 and tokens[0] in HONORIFICS:
+                word = tokens.pop(0)
+                gender = gender or ("m" if word in MALE_HONORIFICS else "f" if word in FEMALE_HONORIFICS else None)
+            while len(tokens) > 1 and tokens[-1] in {"jr", "sr"}:
+                tokens.pop()
+        else:
+            if strip_legal and ntype in (None, "ORGANIZATION"):
+                while len(tokens) > 1 and singular(tokens[-1]) in LEGAL_SUFFIXES:
+                    tokens.pop()
+            if tokens and not tokens[-1].isdigit():
+                tokens[-1] = singular(tokens[-1])
+        # For persons a leading "A." is an initial ("A. Berners"), not an article.
+        while len(tokens) > 1 and tokens[0] in (("the",) if ntype == "PERSON" else ("the", "a", "an")):
+            tokens.pop(0)
+        if tokens == before:
+            break
+    numbers = tuple(t for i, t in enumerate(tokens) if any(c.isdigit() for c in t) or (i > 0 and t in ROMAN))
+    content = [t for t in tokens if t not in STOP_WORDS or (ntype == "PERSON" and len(t) == 1)] or tokens
+    acronym = None if ntype == "PERSON" else _acronym(name, content)
+    return NameKeys(core=" ".join(tokens), tokens=tuple(content), acronym=acronym, numbers=numbers,
+                    norm_type=ntype, gender=gender)
+
+
+def _acronym(original: str, content: list[str]) -> str | None:
+    """Initials of a multi-word name, or the (already singular) word of an acronym-looking name."""
+    if len(content) >= 2:
+        letters = [t[0] for t in content if t[0].isalpha()]
+        return "".join(letters) if len(letters) >= 2 else None
+    if len(content) == 1 and re.fullmatch(r"[A-Z][A-Z.&]{1,9}s?", original.strip().strip(".")):
+        return content[0]
+    return None
+
+
+def normalize(db: Database, batch_size: int = 5000, strip_legal: bool = False,
+              on_batch: Callable[[int], None] = lambda n: None) -> NormalizeStats:
+    """Write keys on every Entity whose name or type changed since its keys were computed."""
+    updated = 0
+    while True:
+        page = db.read("resolve_normalize_page", limit=batch_size, legal=f"{int(strip_legal)}{KEY_VERSION}")
+        if not page:
+            break
+        rows = []
+        for r in page:
+            k = name_keys(r["name"], r["type"], strip_legal)
+            rows.append({"id": r["id"], "core": k.core, "tokens": list(k.tokens), "acronym": k.acronym,
+                         "numbers": list(k.numbers), "norm_type": k.norm_type, "gender": k.gender,
+                         "search": _search(k.tokens),
+                         "stamp": _stamp(r["name"], r["type"], strip_legal)})
+        db.write("resolve_normalize_write", rows=rows)
+        updated += len(rows)
+        on_batch(len(rows))
+    return NormalizeStats(entities_updated=updated)
+
+
+def _stamp(name: str, type_: str | None, strip_legal: bool) -> str:
+    """What the keys were computed from; resolve_normalize_page builds the same string in Cypher.
+    (Bump KEY_VERSION when the key rules change, so stored keys are recomputed.)"""
+    return f"{name}|{type_ if type_ is not None else ''}|{int(strip_legal)}{KEY_VERSION}"
+
+
+KEY_VERSION = "v8"
+
+
+def _search(tokens: tuple[str, ...]) -> str:
+    """Full-text query for blocking: every word of 3+ letters must match (typo-tolerant from 6, as
+    score's typo rule: shorter near-spellings are different words, "cain"/"chain"), so
+    a name finds longer names containing it ("holmes" finds "Sherlock Holmes") but not every entity
+    sharing one common word; initials, short words and legal suffixes only rank ("j smith" finds
+    "John Smith", "acme corp" finds "ACME Corporation").
+    Pairs are symmetric, so the shorter side's query is enough."""
+    def term(t: str) -> str:
+        return f"{_lucene(t)}~1" if len(t) >= 6 else _lucene(t)
+
+    def must(t: str) -> bool:  # legal suffixes are abbreviated too often to require ("Corp."/"Corporation")
+        return len(t) >= 3 and t not in LEGAL_SUFFIXES
+
+    if not any(must(t) for t in tokens):
+        return " ".join(term(t) for t in tokens)
+    return " ".join(("+" if must(t) else "") + term(t) for t in tokens)
+
+
+_LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/]|&&|\|\|)')
+
+
+def _lucene(token: str) -> str:
+    return _LUCENE_SPECIAL.sub(r"\\\1", token)

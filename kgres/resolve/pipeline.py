@@ -1,0 +1,236 @@
+"""``kgres resolve``: normalize → collapse → embed → block → score → cluster → merge, as recorded ResolutionRuns.
+
+Deterministic: the same graph and config give the same groups (ordering and tie-breaks are by id,
+embeddings and GDS algorithms are seeded). The run's full config is stored on its ``ResolutionRun``
+node, so it can be replayed, and an interrupted run is finished by the next ``kgres resolve``.
+
+Strategies: ``default`` (kgres) or a baseline from :mod:`kgres.baselines`. Modes (default strategy):
+``merge`` (direct merge), ``synonym`` (``SAME_AS`` links from members to canonical, nothing moves),
+``merge+synonym`` (merge the auto groups, then link the remaining review-band pairs with ``SAME_AS``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from kgres import runs
+from kgres.db import Database
+from kgres.resolve import baselines
+from kgres.resolve.baselines import BaselineConfig
+from kgres.resolve.block import BlockConfig, block
+from kgres.resolve.cluster import ClusterConfig, Group, cluster
+from kgres.resolve.collapse import collapse
+from kgres.resolve.embed import EmbedConfig, embed, reindex
+from kgres.resolve.merge import apply_groups, link_groups, refresh
+from kgres.resolve.normalize import normalize
+from kgres.resolve.score import ScoreConfig, load_ambiguity, score
+
+Step = Callable[[str], None]
+ResolveStrategy = Literal["default", "exact", "exact-name", "cosine", "deg-rag"]
+ResolveMode = Literal["merge", "synonym", "merge+synonym"]
+STRATEGIES: tuple[str, ...] = ResolveStrategy.__args__  # type: ignore[attr-defined]
+MODES: tuple[str, ...] = ResolveMode.__args__  # type: ignore[attr-defined]
+# A resolve that deleted at least this share of the entities ends by rebuilding the entity vector
+# index (kgres.resolve.embed.reindex): the deleted vectors doubled retrieval's vector search at 100k
+# mentions. A small incremental run leaves it to Lucene's own segment merges, which reclaim deletes.
+REINDEX_SHARE = 0.1
+
+
+class ResolveConfig(BaseModel):
+    """Everything one resolution run uses; stored on its ResolutionRun node."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    strategy: ResolveStrategy = "default"
+    mode: ResolveMode = "merge"
+    strip_legal_suffixes: bool = False
+    max_passes: int = Field(3, ge=1, le=10)  # later passes see merged neighbours (context for "Holmes")
+    collapse: bool = True  # merge identical-name copies before blocking (kgres.collapse); not in synonym mode
+    embed: EmbedConfig = EmbedConfig()
+    block: BlockConfig = BlockConfig()
+    score: ScoreConfig = ScoreConfig()
+    cluster: ClusterConfig = ClusterConfig()
+    baseline: BaselineConfig = BaselineConfig()
+
+
+class ResolveStats(BaseModel):
+    run_id: str
+    strategy: str = "default"
+    mode: str = "merge"
+    resumed: bool = False
+    passes: int
+    entities_before: int
+    entities_after: int
+    candidate_pairs: int
+    pairs_by_strategy: dict[str, int]
+    bands: dict[str, int]
+    groups: int
+    merged_entities: int
+    collapsed_entities: int = 0  # of merged_entities, those merged as identical-name copies (collapse)
+    collapse_left: int = 0  # identical-name copies collapse left to pair scoring (conflicted sets too large)
+    synonym_links: int = 0
+    oversized_components: int
+    seconds: dict[str, float]
+
+
+def resolve(db: Database, cfg: ResolveConfig = ResolveConfig(), on_step: Step = lambda m: None,
+            run_id: str | None = None, fastrp_dimensions: int = 128) -> ResolveStats:
+    """Run the chain in passes until one merges nothing (at most ``max_passes``).
+
+    Each pass is its own ResolutionRun (``<run_id>``, ``<run_id>.2``, ...; later ones carry
+    ``parent``), because a pass re-scores pairs on the graph the previous pass merged: an ambiguous
+    "Holmes" parked in pass 1 can be placed in pass 2, once "Watson" and "Dr. Watson" are one
+    neighbour. ``kgres rollback <run_id>`` undoes all passes.
+
+    If an earlier ``resolve`` was interrupted (a run still 'running'), that run is finished first,
+    with its own stored config, and its stats are returned (``resumed`` is true).
+    """
+    unfinished = db.read("run_unfinished", strategies=list(STRATEGIES))
+    if unfinished:
+        return _resume(db, unfinished[0], on_step, fastrp_dimensions)
+    base = run_id or runs.new_id()
+    return _passes(db, cfg, base, first=1, focus=None, on_step=on_step, fastrp_dimensions=fastrp_dimensions)
+
+
+def _resume(db: Database, run: dict, on_step: Step, fastrp_dimensions: int) -> ResolveStats:
+    """Finish an interrupted run: refresh what it merged, then redo its pass (every stage is idempotent)."""
+    cfg = ResolveConfig.model_validate_json(run["config"])
+    base = run["parent"] or run["id"]
+    first = int(run["id"].rsplit(".", 1)[1]) if run["parent"] else 1
+    on_step(f"resuming {run['id']}")
+    canonicals = [r["id"] for r in db.read("run_canonicals", run_id=run["id"])]
+    for start in range(0, len(canonicals), 500):
+        refresh(db, canonicals[start:start + 500])  # a merge batch may have committed without its refresh
+    stats = _passes(db, cfg, base, first=first, focus=run["focus"], on_step=on_step,
+                    fastrp_dimensions=fastrp_dimensions)
+    return stats.model_copy(update={"resumed": True})
+
+
+def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list[str] | None, on_step: Step,
+            fastrp_dimensions: int) -> ResolveStats:
+    before = db.count("Entity")
+    passes: list[ResolveStats] = []
+    max_passes = cfg.max_passes if cfg.strategy == "default" and cfg.mode != "synonym" else 1
+    # Collapse is a run of its own (the first), so that no mention moves twice within one run: a
+    # copy collapsed into "Sherlock Holmes" may move on with it to "Mr. Sherlock Holmes", and each
+    # move must be undoable by its own run.
+    collapse_run = cfg.strategy == "default" and cfg.collapse and cfg.mode != "synonym"
+    for n in range(first, max(first, max_passes + collapse_run) + 1):
+        pass_id = base if n == 1 else f"{base}.{n}"
+        only_collapse = collapse_run and n == 1
+        stats, focus = _one_pass(db, cfg, pass_id, parent=None if n == 1 else base, focus=focus,
+                                 on_step=lambda m, n=n: on_step(f"pass {n}: {m}"),
+                                 fastrp_dimensions=fastrp_dimensions, only_collapse=only_collapse)
+        passes.append(stats)
+        if only_collapse:
+            focus = None  # the first scored pass looks at every entity
+        elif stats.merged_entities == 0:
+            break
+    if cfg.strategy == "default" and cfg.mode == "merge+synonym":
+        last = passes[-1].run_id
+        linked = db.query("resolve_merge_same_as_review", run_id=last, decided_by="kgres resolve")[0]["linked"]
+        passes[-1] = passes[-1].model_copy(update={"synonym_links": passes[-1].synonym_links + linked})
+    seconds = _sum_dicts(p.seconds for p in passes)
+    merged = sum(p.merged_entities for p in passes)
+    if merged and merged >= REINDEX_SHARE * before:
+        on_step("reindex")
+        t = time.perf_counter()
+        reindex(db)
+        seconds["reindex"] = time.perf_counter() - t
+    return ResolveStats(
+        run_id=base, strategy=cfg.strategy, mode=cfg.mode, passes=len(passes), entities_before=before,
+        entities_after=db.count("Entity"), candidate_pairs=sum(p.candidate_pairs for p in passes),
+        pairs_by_strategy=_sum_dicts(p.pairs_by_strategy for p in passes),
+        bands=_sum_dicts(p.bands for p in passes), groups=sum(p.groups for p in passes),
+        merged_entities=merged,
+        collapsed_entities=sum(p.collapsed_entities for p in passes),
+        collapse_left=sum(p.collapse_left for p in passes),
+        synonym_links=sum(p.synonym_links for p in passes),
+        oversized_components=max(p.oversized_components for p in passes),
+        seconds={k: round(v, 3) for k, v in seconds.items()})
+
+
+def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None, focus: list[str] | None,
+              on_step: Step, fastrp_dimensions: int, only_collapse: bool = False) -> tuple[ResolveStats, list[str]]:
+    """One pass of the configured strategy, or (``only_collapse``) the run that merges identical-name
+    copies; returns its stats and the canonical ids it merged into."""
+    runs.start(db, run_id, cfg.model_dump_json(), cfg.strategy, parent=parent, focus=focus)
+    before = db.count("Entity")
+    seconds: dict[str, float] = {}
+
+    def timed(name: str, fn):
+        on_step(name)
+        t = time.perf_counter()
+        out = fn()
+        seconds[name] = round(time.perf_counter() - t, 3)
+        return out
+
+    db.replan()  # the graph may have just been loaded or merged in bulk
+    timed("normalize", lambda: normalize(db, strip_legal=cfg.strip_legal_suffixes))
+    who = "kgres resolve" if cfg.strategy == "default" else baselines.DECIDED_BY.format(cfg.strategy)
+    if only_collapse:
+        collapsed, left = timed("collapse", lambda: _collapse(db, cfg, run_id, who))
+        merged = sum(len(g.members) - 1 for g in collapsed)
+        stats = ResolveStats(run_id=run_id, strategy=cfg.strategy, mode=cfg.mode, passes=1, entities_before=before,
+                             entities_after=db.count("Entity"), candidate_pairs=0, pairs_by_strategy={}, bands={},
+                             groups=len(collapsed), merged_entities=merged, collapsed_entities=merged,
+                             collapse_left=left, oversized_components=0, seconds=seconds)
+        runs.finish(db, run_id, stats.model_dump_json())
+        return stats, sorted({g.canonical for g in collapsed})
+    needs_embeddings = cfg.strategy in ("cosine", "deg-rag") or (
+        cfg.strategy == "default" and cfg.embed.enabled)
+    if needs_embeddings:
+        timed("embed", lambda: embed(db, cfg.embed, fastrp_dimensions=fastrp_dimensions))
+    pairs, by_strategy, bands, oversized, links = 0, {}, {}, 0, 0
+    if cfg.strategy == "default":
+        block_cfg = cfg.block if cfg.embed.enabled else cfg.block.model_copy(update={"strategies": tuple(
+            s for s in cfg.block.strategies if s not in ("semantic", "kmeans"))})
+        b = timed("block", lambda: block(db, run_id, block_cfg, focus=focus))
+        ambiguity = load_ambiguity(db)  # one holder table for scoring and clustering alike
+        s = timed("score", lambda: score(db, run_id, cfg.score, ambiguity=ambiguity))
+        pairs, by_strategy, bands = b.pairs, b.pairs_by_strategy, s.bands
+        groups, oversized = timed("cluster", lambda: cluster(db, run_id, cfg.score, cfg.cluster, ambiguity))
+    elif cfg.strategy in ("exact", "exact-name"):
+        exact = cfg.strategy == "exact"
+        rule = "same upper-cased name and type" if exact else "same name"
+        groups = timed("cluster", lambda: baselines.name_groups(db, fold_case=exact, by_type=exact, rule=rule))
+    elif cfg.strategy == "cosine":
+        links = timed("link", lambda: baselines.cosine_links(db, run_id, cfg.block.k, cfg.baseline.cosine_threshold))
+        groups = []
+    else:  # deg-rag
+        groups, pairs = timed("cluster", lambda: baselines.deg_rag_groups(
+            db, run_id, cfg.block.k, cfg.baseline.deg_rag_target, cfg.block.kmeans_seed))
+        by_strategy = {"kmeans": pairs}
+    merged = 0
+    if cfg.mode == "synonym" and cfg.strategy == "default":
+        links = timed("link", lambda: link_groups(db, groups, run_id, method="rules", decided_by=who))
+    else:
+        method = "rules" if cfg.strategy == "default" else cfg.strategy
+        merged += timed("merge", lambda: apply_groups(db, groups, run_id, method=method, decided_by=who))
+    stats = ResolveStats(run_id=run_id, strategy=cfg.strategy, mode=cfg.mode, passes=1, entities_before=before,
+                         entities_after=db.count("Entity"), candidate_pairs=pairs, pairs_by_strategy=by_strategy,
+                         bands=bands, groups=len(groups), merged_entities=merged, synonym_links=links,
+                         oversized_components=oversized, seconds=seconds)
+    runs.finish(db, run_id, stats.model_dump_json())
+    return stats, sorted({g.canonical for g in groups})
+
+
+def _collapse(db: Database, cfg: ResolveConfig, run_id: str, decided_by: str) -> tuple[list[Group], int]:
+    """Merge identical-name copies (kgres.collapse); return their groups and the copies left unmerged."""
+    groups, left = collapse(db, cfg.score, load_ambiguity(db), cfg.cluster.max_component, cfg.cluster.cohesion)
+    apply_groups(db, groups, run_id, method="rules", decided_by=decided_by)
+    if groups:
+        db.replan()
+    return groups, left
+
+
+def _sum_dicts(ds) -> dict:
+    out: dict = {}
+    for d in ds:
+        for k, v in d.items():
+            out[k] = out.get(k, 0) + v
+    return out

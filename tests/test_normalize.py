@@ -1,0 +1,100 @@
+"""``normalize``: name keys as pure functions (known answers, and properties with hypothesis), and the
+stage on the real database (keys written, only changed entities recomputed)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kgres import ingest
+from kgres.resolve.normalize import fold, name_keys, norm_type, normalize, singular
+from tests.graphs import write_jsonl
+
+
+@pytest.mark.parametrize("name, type_, core, gender", [
+    ("Mr. Sherlock Holmes", "PERSON", "sherlock holmes", "m"),
+    ("Mrs. Fezziwig", "person", "fezziwig", "f"),
+    ("Dr. Watson", "CHARACTER", "watson", None),
+    ("Holmes's", "PERSON", "holmes", None),
+    ("Marley's Ghost", "PERSON", "marleys ghost", None),
+    ("The Tailor's Wife", "PERSON", "tailors wife", None),
+    ("Large Language Models", "CONCEPT", "large language model", None),
+    ("Ｃａｆé  Royal", "ORGANIZATION", "café royal", None),
+    ("J.R.R. Tolkien", "PERSON", "jrr tolkien", None),
+    ("Mr", "PERSON", "mr", None),  # a bare honorific is kept as the name
+])
+def test_core_keys(name, type_, core, gender):
+    k = name_keys(name, type_)
+    assert k.core == core and k.gender == gender
+
+
+def test_acronym_keys_meet_from_both_sides():
+    assert name_keys("Large Language Models", "CONCEPT").acronym == "llm"
+    assert name_keys("LLMs", "CONCEPT").acronym == "llm" == name_keys("LLMs", "CONCEPT").core
+    assert name_keys("llms", "CONCEPT").acronym is None  # a lowercase word is not written as an acronym
+    assert name_keys("Ada Lovelace", "PERSON").acronym is None  # persons have initials, not acronyms
+
+
+def test_numbers_and_roman_numerals_are_kept_apart():
+    assert name_keys("iPhone 7", "PRODUCT").numbers == ("7",)
+    assert name_keys("Apple II", "PRODUCT").numbers == ("ii",)
+    assert name_keys("I, Robot", "WORK").numbers == ()  # a leading "I" is a word, not a numeral
+
+
+def test_legal_suffixes_only_when_asked():
+    assert name_keys("Acme Corp.", "ORGANIZATION").core == "acme corp"
+    assert name_keys("Acme Corp.", "ORGANIZATION", strip_legal=True).core == "acme"
+    assert name_keys("ACME Corporation", "ORGANIZATION", strip_legal=True).core == "acme"
+
+
+def test_types_and_singulars():
+    assert [norm_type(t) for t in ("per", "Organisation", '"geo"', "  ", None, "Spaceship")] == \
+        ["PERSON", "ORGANIZATION", "GEO", None, None, "SPACESHIP"]
+    assert [singular(w) for w in ("models", "companies", "boxes", "glasses", "bus", "analysis", "status")] == \
+        ["model", "company", "box", "glass", "bus", "analysis", "status"]
+
+
+# Words that normalisation treats specially, joined by what extractors put between them, beside free text.
+WORDS = ["the", "a", "of", "Mr.", "dr", "jr", "Holmes's", "glasses", "companies", "II", "7", "Corp.", "young",
+         "A.", "LLMs"]
+names = st.one_of(
+    st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=30),
+    st.lists(st.sampled_from(WORDS), min_size=1, max_size=5).flatmap(
+        lambda ws: st.sampled_from([" ", ", ", "-", ". "]).map(lambda sep: sep.join(ws))))
+types = st.sampled_from(["PERSON", "PERSON", "ORGANIZATION", None, "CONCEPT", "the"])
+
+
+@given(name=names, type_=types, strip=st.booleans())
+@settings(max_examples=1000, deadline=None)
+def test_the_key_of_a_key_is_the_key(name, type_, strip):
+    """Normalisation is idempotent: a core key normalises to itself (so stored keys are stable)."""
+    k = name_keys(name, type_, strip)
+    again = name_keys(k.core, type_, strip)
+    assert again.core == k.core
+    assert fold(" ".join(fold(name))) == fold(name)
+
+
+@given(name=names, type_=types)
+@settings(max_examples=200, deadline=None)
+def test_keys_are_deterministic_and_well_formed(name, type_):
+    k = name_keys(name, type_)
+    assert k == name_keys(name, type_)
+    assert k.core == k.core.strip() and "  " not in k.core
+    assert set(k.numbers) <= set(k.core.split())
+    assert k.gender in (None, "m", "f") and (k.gender is None or k.norm_type == "PERSON")
+
+
+def test_stage_writes_keys_and_recomputes_only_what_changed(db, tmp_path):
+    path = write_jsonl(tmp_path / "g.jsonl", [
+        {"kind": "mention", "id": "m1", "name": "Mr. Sherlock Holmes", "type": "PERSON"},
+        {"kind": "mention", "id": "m2", "name": "LLMs", "type": "CONCEPT"}])
+    ingest.ingest(db, "jsonl", path)
+    assert normalize(db).entities_updated == 2
+    assert normalize(db).entities_updated == 0  # keys are stamped with what they were computed from
+    rows = {r["name"]: r for r in db.run("MATCH (e:Entity) RETURN e.name AS name, e.key_core AS core, "
+                                         "e.key_gender AS gender, e.key_acronym AS acronym")}
+    assert rows["Mr. Sherlock Holmes"]["core"] == "sherlock holmes" and rows["Mr. Sherlock Holmes"]["gender"] == "m"
+    assert rows["LLMs"]["acronym"] == "llm"
+    db.run("MATCH (e:Entity {name: 'LLMs'}) SET e.type = 'TECHNOLOGY'")
+    assert normalize(db).entities_updated == 1
