@@ -110,3 +110,12 @@ def test_java_detection(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     assert java_major(str(fake / "java")) == 11
     monkeypatch.setenv("JAVA_HOME", str(tmp_path / "jdk"))
     assert find_java() != str(fake / "java")  # Java 11 is skipped for a 17
+
+
+def test_generated_passwords_never_look_like_an_option():
+    """neo4j-admin reads a password starting with '-' as a flag; one start in 64 used to fail."""
+    from kgres.neo4j_runtime.server import new_password
+
+    pws = {new_password() for _ in range(2000)}
+    assert len(pws) == 2000 and not any(p.startswith("-") for p in pws)
+    assert all(re.fullmatch(r"[A-Za-z0-9_-]{20,}", p) for p in pws)

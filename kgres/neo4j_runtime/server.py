@@ -192,7 +192,7 @@ class ManagedServer:
         return (self.home / "data" / "databases").is_dir()
 
     def _set_initial_password(self, runtime: Runtime) -> None:
-        pw = secrets.token_urlsafe(18)
+        pw = new_password()
         cmd = [runtime.java, "-cp", self._classpath(runtime), "org.neo4j.cli.AdminTool",
                "dbms", "set-initial-password", pw]
         done = subprocess.run(cmd, env=self._env(), capture_output=True, text=True, timeout=180)
@@ -274,3 +274,12 @@ def _port_open(port: int) -> bool:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.settimeout(0.5)
         return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def new_password() -> str:
+    """A random URL-safe password that neo4j-admin cannot mistake for an option.
+
+    ``token_urlsafe`` may start with ``-``; neo4j-admin then reads the password as an unknown flag
+    and fails with "Missing required parameter: '<password>'" (about one start in 64).
+    """
+    return "k" + secrets.token_urlsafe(18)
