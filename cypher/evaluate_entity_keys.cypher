@@ -7,5 +7,5 @@ CALL (id) {
   UNION
   MATCH (e:RetiredEntity {id: id}) RETURN e
 }
-RETURN e {.id, .name, .key_core, .key_tokens, .key_acronym, .key_numbers, .key_gender, .norm_type,
+RETURN e {.id, .name, .key_core, .key_tokens, .key_acronym, .key_numbers, .key_gender, .key_title, .norm_type,
           attributes: [(e)<-[:REFERS_TO|REFERRED_TO]-(m:Mention) WHERE m.attributes_json IS NOT NULL | m.attributes_json][0..20]} AS e

@@ -1,6 +1,6 @@
-// resolve_block_kmeans: write Deg-Rag's k-means pairs (kgres.block ranks each block's members by text
-// embedding cosine and keeps each entity's $k closest; this file records the chosen pairs).
-// Params: $pairs list<list<string>> ([id_a, id_b] with id_a < id_b), $run_id string.
+// resolve_block_pairs: write candidate pairs that Python chose (k-means blocks ranked by cosine;
+// entities sharing rare attribute values), as the per-entity strategies write theirs.
+// Params: $pairs list<list<string>> ([id_a, id_b] with id_a < id_b), $method string, $run_id string.
 UNWIND $pairs AS p
 MATCH (a:Entity {id: p[0]})
 MATCH (b:Entity {id: p[1]})
@@ -10,6 +10,6 @@ CALL (a, b) {
   // between the two bound nodes only.
   WITH a, b, [o IN [(a)-[old:CANDIDATE]->(b) | old] WHERE o.run_id = $run_id] AS olds
   FOREACH (_ IN CASE WHEN size(olds) = 0 THEN [1] ELSE [] END |
-    CREATE (a)-[:CANDIDATE {run_id: $run_id, methods: ['kmeans']}]->(b))
-  FOREACH (old IN [o IN olds WHERE NOT 'kmeans' IN o.methods] | SET old.methods = old.methods + 'kmeans')
+    CREATE (a)-[:CANDIDATE {run_id: $run_id, methods: [$method]}]->(b))
+  FOREACH (old IN [o IN olds WHERE NOT $method IN o.methods] | SET old.methods = old.methods + $method)
 }

@@ -5,7 +5,7 @@
 UNWIND $pieces AS piece
 UNWIND piece AS id
 MATCH (e:Entity {id: id})
-RETURN e {.id, .name, .aliases, .key_core, .key_tokens, .key_acronym, .key_numbers, .key_gender, .norm_type, .mention_count,
+RETURN e {.id, .name, .description, .aliases, .key_core, .key_tokens, .key_acronym, .key_numbers, .key_gender, .key_title, .norm_type, .mention_count,
           attributes: [(e)<-[:REFERS_TO]-(m:Mention) WHERE m.attributes_json IS NOT NULL | m.attributes_json][0..20],
           neighbours: [(e)-[:RELATED]-(n:Entity) WHERE NOT n.id IN piece | n.id],
           typed_neighbours: [(e)-[:RELATED]-(n:Entity) WHERE NOT n.id IN piece |

@@ -6,6 +6,6 @@
 // Params: $ids list<string>.
 UNWIND $ids AS id
 MATCH (e:Entity {id: id})
-RETURN e {.id, .aliases, .key_core, .key_tokens, .key_acronym, .key_numbers, .key_gender, .norm_type,
+RETURN e {.id, .name, .description, .mention_count, .aliases, .key_core, .key_tokens, .key_acronym, .key_numbers, .key_gender, .key_title, .norm_type,
           attributes: [(e)<-[:REFERS_TO]-(m:Mention) WHERE m.attributes_json IS NOT NULL | m.attributes_json][0..20],
           nbrs: [(e)-[:RELATED]-(n) | [n.id, coalesce(n.norm_type, '') + '|' + coalesce(n.key_core, '')]]} AS e

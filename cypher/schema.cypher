@@ -8,17 +8,23 @@
 //                    ingest_run_id})-[:IN_CHUNK]->(:Chunk)
 //         (:Entity {id, name, norm_name, type, description, aliases, mention_count,
 //                   trail_aliases, trail_methods, trail_run_ids, trail_confidences, trail_mentions,
-//                   key_core, key_tokens, key_acronym, key_numbers, key_gender, norm_type, search_key, key_stamp,
+//                   key_core, key_tokens, key_acronym, key_numbers, key_gender, key_title, norm_type, search_key, key_stamp,
 //                   embedding, embedding_key, fastrp, context_embedding, kmeans_block})
 //         (:IngestRun {id, source_system, format, path, input_hash, started_at, finished_at, status, stats_json})
 //         (:LLMAnswer {key, model, prompt_version, answer, tokens, created_at})   cached LLM answers
 //         (:ResolutionRun {id, started_at, finished_at, config, strategy, kgres_version, stats, status,
 //                          parent, focus})
+//         (:MatchModel {id, version, trained_at, run_id, pinned, spec_json, model_json, prior, pairs, labels,
+//                       auto_threshold, review_threshold, expected_precision, expected_recall})   the
+//                       Fellegi-Sunter model a run trained or used (kgres model show|train|export|import)
+//         (:PairLabel {a, b, label, levels_json, decided_by, decided_at})   a decision kept as a training label
 // Edges:  (:Mention)-[:RELATES {id, predicate, description, weight, chunk_ids, source_system,
 //                               source_key, status, ingest_run_id}]->(:Mention)      raw triple
 //         (:Mention)-[:REFERS_TO {confidence, method, run_id, decided_by, decided_at, evidence}]->(:Entity)
 //         (:Entity)-[:RELATED {predicate, weight, triple_ids}]->(:Entity)   projection of active RELATES
-//         (:Entity)-[:CANDIDATE {run_id, methods, score, band, signals_json, decision}]->(:Entity)
+//         (:Entity)-[:CANDIDATE {run_id, methods, score, band, match_weight, signals_json, decision}]->(:Entity)
+//                   score: the match probability (default strategy) or the rule score (rules)
+//         (:ResolutionRun)-[:TRAINED|USED]->(:MatchModel)
 //         (:Entity)-[:SAME_AS {run_id, confidence, method, decided_by, decided_at, evidence}]->(:Entity)
 //         (:Entity)-[:NOT_SAME_AS {decided_by, decided_at, reason, run_id?}]->(:Entity)
 //         (:Mention)-[:REFERRED_TO {...the superseded REFERS_TO, superseded_by_run}]->(:Entity|:RetiredEntity)
@@ -57,5 +63,7 @@ CREATE VECTOR INDEX mention_embedding IF NOT EXISTS FOR (m:Mention) ON m.embeddi
 CREATE VECTOR INDEX community_embedding IF NOT EXISTS FOR (k:Community) ON k.embedding
   OPTIONS {indexConfig: {`vector.dimensions`: $embedding_dimensions, `vector.similarity_function`: 'cosine'}};
 CREATE CONSTRAINT community_id IF NOT EXISTS FOR (k:Community) REQUIRE k.id IS UNIQUE;
+CREATE CONSTRAINT match_model_id IF NOT EXISTS FOR (x:MatchModel) REQUIRE x.id IS UNIQUE;
+CREATE CONSTRAINT pair_label_pair IF NOT EXISTS FOR (l:PairLabel) REQUIRE (l.a, l.b) IS UNIQUE;
 CREATE VECTOR INDEX entity_fastrp IF NOT EXISTS FOR (e:Entity) ON e.fastrp
   OPTIONS {indexConfig: {`vector.dimensions`: $fastrp_dimensions, `vector.similarity_function`: 'cosine'}};

@@ -30,6 +30,17 @@ def snapshot(db: Database, keep_volatile: bool = True) -> tuple[list, list]:
             sorted(json.dumps([r["type"], r["start"], r["end"], clean(r["props"])]) for r in rels))
 
 
+HISTORY_LABELS = ("ResolutionRun", "MatchModel", "PairLabel")  # what ran and what was learned: kept
+HISTORY_EDGES = ("TRAINED", "USED")
+
+
+def graph_state(snap: tuple[list, list]) -> tuple[list, list]:
+    """A snapshot without the history a rollback keeps (runs, the models they trained or used)."""
+    nodes, rels = snap
+    return ([n for n in nodes if not any(f'"{label}"' in n.split("]", 1)[0] for label in HISTORY_LABELS)],
+            [r for r in rels if json.loads(r)[0] not in HISTORY_EDGES])
+
+
 def counts(db: Database) -> dict[str, int]:
     row = db.run("CALL () { MATCH (n) RETURN count(n) AS nodes } "
                  "CALL () { MATCH ()-[r]->() RETURN count(r) AS rels } RETURN nodes, rels")[0]

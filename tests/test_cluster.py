@@ -105,3 +105,97 @@ def test_an_oversized_component_is_cut_at_its_weakest_edges_then_sliced():
     pieces = split_component([f"n{i:02d}" for i in range(10)], chain, 0.88, 4)
     assert [len(p) for p in pieces] == [4, 4, 2] and sorted(x for p in pieces for x in p) == sorted(
         f"n{i:02d}" for i in range(10))
+
+
+# -- one pass over scored pairs (the default strategy) --------------------------------------------
+
+WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo",
+         "lima", "mike", "november"]
+
+
+def _entities(db, tmp_path, names):
+    from kgres import ingest
+    from tests.graphs import write_jsonl
+
+    recs = [{"kind": "mention", "id": n, "name": n, "type": "CONCEPT"} for n in names]
+    ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "e.jsonl", recs))
+    return {n: f"ent:jsonl:{n}" for n in names}
+
+
+def _row(a, b, p, band="auto", name="typo", vetoed=False, capped=False):
+    return {"a": a, "b": b, "p": p, "band": band, "name_rule": name, "vetoed": vetoed, "capped": capped,
+            "signals": None}
+
+
+def test_one_pass_keeps_the_chain_trap_apart(db, tmp_path):
+    from kgres.resolve.cluster import cluster_rows
+
+    e = _entities(db, tmp_path, ["alpha", "bravo", "charlie"])
+    rows = [_row(e["alpha"], e["bravo"], 0.99), _row(e["bravo"], e["charlie"], 0.98),
+            _row(e["alpha"], e["charlie"], 0.2, band="review")]          # A~B, B~C, but A and C: probably not
+    groups, stats = cluster_rows(db, rows)
+    assert [g.members for g in groups] == [(e["alpha"], e["bravo"])] and stats.refused["weak_link"] == 1
+    rows[-1] = _row(e["alpha"], e["charlie"], 0.2, band="review", name="none")  # names that say nothing: no veto
+    groups, _ = cluster_rows(db, rows)
+    assert [g.members for g in groups] == [(e["alpha"], e["bravo"], e["charlie"])]
+    rows[-1] = _row(e["alpha"], e["charlie"], 0.0, band="reject", vetoed=True)  # a cannot-link pair: neither
+    groups, _ = cluster_rows(db, rows)
+    assert len(groups) == 1 and len(groups[0].members) == 3   # (the groups' names themselves do not conflict)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_one_pass_groups_on_random_graphs_hold_their_guarantees(db, tmp_path, seed):
+    """Oracle on random scored graphs: a partition; every group is connected by auto pairs; no pair
+    inside a group whose names say something is below the link floor."""
+    from kgres.resolve.cluster import ClusterConfig, cluster_rows
+
+    rnd = random.Random(seed)
+    e = _entities(db, tmp_path, WORDS)
+    ids = sorted(e.values())
+    rows = []
+    for i, x in enumerate(ids):
+        for y in ids[i + 1:]:
+            roll = rnd.random()
+            if roll < 0.35:
+                p = round(rnd.uniform(0.0, 1.0), 3)
+                rows.append(_row(x, y, p, band="auto" if p >= 0.9 else "review", name=rnd.choice(["typo", "none"])))
+    cfg = ClusterConfig()
+    groups, _ = cluster_rows(db, rows, cfg)
+    members = [m for g in groups for m in g.members]
+    assert len(members) == len(set(members))                              # disjoint
+    known = {(r["a"], r["b"]): r for r in rows if r["name_rule"] != "none"}
+    for g in groups:
+        inside = set(g.members)
+        uf = UnionFind()
+        for r in rows:
+            if r["band"] == "auto" and r["a"] in inside and r["b"] in inside:
+                uf.union(r["a"], r["b"])
+        assert len({uf.find(m) for m in inside}) == 1                     # connected by auto pairs
+        for (a, b), r in known.items():
+            if a in inside and b in inside:
+                assert r["p"] >= cfg.link_floor                           # complete linkage on evidence
+        assert g.canonical in inside and set(g.evidence) == inside
+
+
+def test_a_true_cluster_of_two_thousand_entities_is_one_group(db, tmp_path):
+    """Clustering has no component size limit: 2,000 entities that auto pairs chain into one true
+    cluster (each linked to an earlier one, like the copies of an entity mentioned everywhere) become
+    one group in one pass, next to a pair that stays apart."""
+    from itertools import product
+
+    from kgres.resolve.cluster import cluster_rows
+
+    names = [" ".join(w) for w in product(WORDS, repeat=3)][:2002]
+    e = _entities(db, tmp_path, names)
+    ids = [e[n] for n in names]
+    rnd = random.Random(3)
+    rows = [_row(ids[rnd.randrange(i)], ids[i], round(rnd.uniform(0.9, 1.0), 4)) for i in range(1, 2000)]
+    rows += [_row(ids[rnd.randrange(2000)], ids[rnd.randrange(2000)], round(rnd.uniform(0.5, 0.9), 4), band="review")
+             for _ in range(500)]  # pairs inside the cluster the model was less sure of
+    rows += [_row(ids[2000], ids[2001], 0.95), _row(ids[0], ids[2000], 0.3, band="review", name="none")]
+    seen: set[frozenset] = set()  # a pair is scored once
+    rows = [r for r in rows if r["a"] != r["b"] and not (frozenset((r["a"], r["b"])) in seen
+                                                        or seen.add(frozenset((r["a"], r["b"]))))]
+    groups, stats = cluster_rows(db, rows)
+    assert stats.refused == {"constraint": 0, "weak_link": 0, "cohesion": 0, "ambiguous_short_form": 0}, stats
+    assert sorted(len(g.members) for g in groups) == [2, 2000] and stats.joins == 1999 + 1

@@ -65,7 +65,8 @@ def test_unknown_query_is_a_clear_error():
 # executed once per row and returns every edge of the run so far: quadratic (a 2,000-entity page
 # took minutes instead of a second). They must expand between the two bound nodes instead.
 PER_ROW_WRITERS = {
-    "resolve_block_exact": {}, "resolve_block_acronym": {}, "resolve_block_lexical": {}, "resolve_block_semantic": {}, "resolve_block_kmeans": {"pairs": []},
+    "resolve_block_exact": {}, "resolve_block_acronym": {}, "resolve_block_lexical": {}, "resolve_block_semantic": {},
+    "resolve_block_pairs": {"pairs": [], "method": "kmeans"},
     "resolve_block_structural": {"graph": "g", "cutoff": 0.5, "focus": None},
     "resolve_baseline_cosine_links": {"decided_by": "x"},
     "resolve_merge_same_as": {"groups": [], "method": "m", "decided_by": "x"},

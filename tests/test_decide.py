@@ -12,8 +12,11 @@ from kgres.resolve import merge
 from kgres.cli import main
 from kgres.curate.review import decide, review
 from kgres.errors import KgresError
-from kgres.resolve import resolve
-from tests.graphs import assert_aggregates_current, assert_one_refers_to_per_mention, snapshot, write_jsonl
+from kgres.resolve import ResolveConfig, resolve
+from tests.graphs import graph_state, assert_aggregates_current, assert_one_refers_to_per_mention, snapshot, write_jsonl
+
+# The graph these tests were written on: the rule scorer's known merges (the resolver is not under test).
+RULES = ResolveConfig(strategy="rules")
 
 RECS = [{"kind": "mention", "id": "a1", "name": "Acme Corp.", "type": "ORGANIZATION"},
         {"kind": "mention", "id": "a2", "name": "ACME Corporation", "type": "ORGANIZATION"},
@@ -31,7 +34,7 @@ def graph(db, tmp_path):
 
 def test_review_lists_the_pair_rules_left_open_and_accept_merges_it(graph):
     db = graph
-    resolve(db)
+    resolve(db, RULES)
     pairs = review(db)
     acme = [p for p in pairs if {p.a_name, p.b_name} == {"Acme Corp.", "ACME Corporation"}]
     assert len(acme) == 1 and 0.6 <= acme[0].score < 0.88
@@ -45,13 +48,13 @@ def test_review_lists_the_pair_rules_left_open_and_accept_merges_it(graph):
     assert not [p for p in review(db) if "Acme Corp." in (p.a_name, p.b_name)]
     merge.rollback(db, d.run_id)
     nodes, rels = snapshot(db)
-    assert [n for n in nodes if "ResolutionRun" not in n] == [n for n in before[0] if "ResolutionRun" not in n]
+    assert graph_state((nodes, []))[0] == graph_state((before[0], []))[0]
 
 
 def test_reject_binds_every_later_run(graph):
     db = graph
     decide(db, "reject", "Sherlock Holmes", "Mr. Sherlock Holmes", reason="father and son")
-    resolve(db)
+    resolve(db, RULES)
     ids = db.run("MATCH (m:Mention)-[:REFERS_TO]->(e) WHERE m.source_key IN ['s1', 's2'] RETURN DISTINCT e.id AS e")
     assert len(ids) == 2
     rejected = db.run("MATCH ()-[n:NOT_SAME_AS]->() RETURN n.reason AS r, n.decided_by AS who")
@@ -72,7 +75,7 @@ def test_decide_errors(graph):
 
 
 def test_cli_review_and_decide(graph, neo4j_env):
-    resolve(graph)
+    resolve(graph, RULES)
     run = CliRunner()
     out = run.invoke(main, ["review", "--json"], catch_exceptions=False)
     assert out.exit_code == 0 and any(p["a_name"] in ("Acme Corp.", "ACME Corporation") for p in json.loads(out.output))

@@ -12,10 +12,13 @@ import pytest
 from kgres import ingest
 from kgres.llm.judge import judge
 from kgres.llm import LLMError, LLMSettings, client, parse
-from kgres.resolve import resolve
+from kgres.resolve import ResolveConfig, resolve
 from tests.graphs import (assert_aggregates_current, assert_decisions_recorded,
                           assert_one_refers_to_per_mention, write_jsonl)
 from tests.openai_server import OpenAIServer
+
+# The graph these tests were written on: the rule scorer's known merges (the resolver is not under test).
+RULES = ResolveConfig(strategy="rules")
 
 RECS = [{"kind": "chunk", "id": "c1", "text": "Acme Corp. makes anvils. ACME Corporation ships them."},
         {"kind": "chunk", "id": "c2", "text": "The Baker Street Irregulars ran along Baker Street."},
@@ -35,7 +38,7 @@ def script(body) -> str:
 @pytest.fixture
 def graph(db, tmp_path):
     ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "j.jsonl", RECS))
-    resolve(db)
+    resolve(db, RULES)
     pending = db.run("MATCH (a:Entity)-[c:CANDIDATE {band: 'review'}]->(b:Entity) RETURN a.name AS a, b.name AS b")
     assert {frozenset((p["a"], p["b"])) for p in pending} >= {frozenset(("Acme Corp.", "ACME Corporation")),
                                                               frozenset(("Baker Street", "Baker Street Irregulars"))}
@@ -166,7 +169,7 @@ def test_the_judge_moves_a_single_mention_to_the_entity_its_passage_means(db, tm
     from kgres.llm.judge import judge_mentions
 
     ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "h.jsonl", HOLMES))
-    resolve(db)  # Sherlock has three times Mycroft's mentions: both bare "Holmes" go to him by the prior
+    resolve(db, RULES)  # Sherlock has three times Mycroft's mentions: both bare "Holmes" go to him by the prior
     assert entity_of(db, "h1") == entity_of(db, "h2") == entity_of(db, "s1")
     with OpenAIServer() as server:
         server.chat = lambda body: "not json"

@@ -10,10 +10,13 @@ from kgres.resolve import merge
 from kgres.llm import LLMSettings, client
 from kgres.llm.reflect import reflect
 from kgres.report import components, report
-from kgres.resolve import resolve
+from kgres.resolve import ResolveConfig, resolve
 from kgres.llm.summarize import summarize
 from tests.graphs import write_jsonl
 from tests.openai_server import OpenAIServer
+
+# The graph these tests were written on: the rule scorer's known merges (the resolver is not under test).
+RULES = ResolveConfig(strategy="rules")
 
 RECS = [{"kind": "chunk", "id": "c1", "text": "Mr. Sherlock Holmes lived at Baker Street. Holmes played the violin."},
         {"kind": "mention", "id": "s1", "name": "Sherlock Holmes", "type": "PERSON", "chunk_id": "c1",
@@ -54,7 +57,7 @@ def test_reflection_filters_without_deleting_and_scores_survive_merges(db, tmp_p
     rep = report(db)
     assert sum(rep.reflection_histogram) == 3 and rep.reflection_histogram[0] == 1
     assert [(f["subject"], f["predicate"]) for f in rep.filtered_triples] == [("Baker Street", "IS_MARRIED_TO")]
-    run = resolve(db)
+    run = resolve(db, RULES)
     assert db.run("MATCH ()-[t:RELATES]->() WHERE t.reflection_score IS NOT NULL RETURN count(t) AS n")[0]["n"] == 3
     merge.rollback(db, run.run_id)
     assert db.run("MATCH ()-[t:RELATES {status: 'filtered'}]->() RETURN count(t) AS n")[0]["n"] == 1
@@ -72,7 +75,7 @@ def test_reflection_failures_leave_triples_unscored_and_active(db, tmp_path):
 
 def test_summaries_for_long_merged_descriptions_only_once(db, tmp_path):
     ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "r.jsonl", RECS))
-    resolve(db)
+    resolve(db, RULES)
     with OpenAIServer() as server:
         server.chat = lambda body: '{"summary": "A London consulting detective living at 221B Baker Street."}'
         stats = summarize(db, llm_for(db, server), budget_tokens=30)   # 120 characters

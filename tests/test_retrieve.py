@@ -14,10 +14,13 @@ from kgres import ingest
 from kgres.db import cypher
 from kgres.errors import ConfigError
 from kgres.resolve.merge import refresh
-from kgres.resolve import resolve
+from kgres.resolve import ResolveConfig, resolve
 from kgres.retrieve import RetrieveConfig, Retriever
 from kgres.evaluate.synth import generate
 from tests.graphs import free_port, write_jsonl
+
+# The graph these tests were written on: the rule scorer's known merges (the resolver is not under test).
+RULES = ResolveConfig(strategy="rules")
 
 # The Baker Street lodger: chunk c1 says who lodges at Baker Street (as "Sherlock Holmes"), chunk c2
 # what he plays (as "Mr. Holmes"). Only resolution joins the two, so only then does a question
@@ -54,7 +57,7 @@ def lodger(tmp_path: Path) -> Path:
 @pytest.fixture
 def resolved(db, tmp_path):
     ingest.ingest(db, "jsonl", lodger(tmp_path))
-    resolve(db)
+    resolve(db, RULES)
     return db
 
 
@@ -164,7 +167,7 @@ def test_the_plugin_procedure_gives_the_cypher_files_context(db, tmp_path):
     filtered triples: the whole context, in order, for every mode and for tight limits."""
     generate(tmp_path / "g.jsonl", tmp_path / "g.gold.jsonl", 1500, seed=11)
     ingest.ingest(db, "jsonl", tmp_path / "g.jsonl")
-    resolve(db)
+    resolve(db, RULES)
     db.run("MATCH ()-[t:RELATES]->() WITH t ORDER BY t.id SKIP 3 LIMIT 40 SET t.status = 'filtered'")
     refresh(db, [r["id"] for r in db.run("MATCH (e:Entity) RETURN e.id AS id")])
     names_ = [r["n"] for r in db.run("MATCH (e:Entity) WHERE e.mention_count >= 2 RETURN e.name AS n "

@@ -43,8 +43,8 @@ def test_status_reports_versions_and_counts(db):
     assert report.versions.neo4j.startswith("5.26")
     assert report.versions.gds and report.versions.apoc and report.versions.kgres_plugin == "0.1.0"
     c = report.counts
-    assert (c.documents, c.chunks, c.mentions, c.inferred_mentions, c.triples) == (2, 6, 24, 1, 17)
-    assert c.entities == c.mentions and c.relations == 17
+    assert (c.documents, c.chunks, c.mentions, c.inferred_mentions, c.triples) == (2, 9, 40, 1, 28)
+    assert c.entities == c.mentions and c.relations == 28
 
 
 def test_reset_empties_data_and_projections_but_keeps_schema(db):

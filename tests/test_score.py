@@ -78,9 +78,12 @@ def test_identifiers_join_what_names_cannot_and_split_what_names_join():
     from dataclasses import replace
 
     from kgres.resolve.score import identifiers_of
+    from kgres.resolve.score.identifiers import attributes_of
 
-    ids = identifiers_of(['{"orcid": "0000-0001", "born": "1854"}', '{"URL": "https://www.acme.com/"}', "not json"])
-    assert ids == {("orcid", "0000-0001"), ("url", "acme.com")}
+    raw = ['{"orcid": "0000-0001", "born": "1854"}', '{"URL": "https://www.acme.com/"}', "not json"]
+    # a URL or an email identifies, but people and firms have several: compared, never a cannot-link
+    assert identifiers_of(raw) == {("orcid", "0000-0001")}
+    assert attributes_of(raw) == (("born", "1854"), ("orcid", "0000-0001"), ("url", "https://www.acme.com/"))
     one, two = frozenset({("orcid", "0000-0001")}), frozenset({("orcid", "0000-0002")})
     same_name = compare(replace(side("John Smith"), identifiers=one), replace(side("John Smith"), identifiers=two))
     assert same_name.band == "reject" and same_name.cannot_link == "identifiers differ: orcid 0000-0001 vs 0000-0002"

@@ -111,5 +111,6 @@ from kgres.cli import neo4j as _neo4j  # noqa: E402,F401
 from kgres.cli import resolve as _resolve  # noqa: E402,F401
 from kgres.cli import curate as _curate  # noqa: E402,F401
 from kgres.cli import llm as _llm  # noqa: E402,F401
+from kgres.cli import model as _model  # noqa: E402,F401
 from kgres.cli import evaluate as _evaluate  # noqa: E402,F401
 from kgres.cli import retrieve as _retrieve  # noqa: E402,F401

@@ -13,15 +13,28 @@ from kgres.curate import explain as explain_stage
 
 @main.command("explain")
 @click.argument("name_or_id")
+@click.option("--pair", "other", default=None, metavar="NAME_OR_ID",
+              help="Explain how this entity and another compare: the match model's waterfall.")
 @json_option
 @click.pass_obj
-def explain_cmd(app: App, name_or_id: str, as_json: bool) -> None:
+def explain_cmd(app: App, name_or_id: str, other: str | None, as_json: bool) -> None:
     """Show an entity's alias trail: each mention, its source, and the decision that put it there.
+
+    \b
+    With --pair, the waterfall of two entities instead: the prior, then each
+    comparison's level and Bayes factor (log2: +1 doubles the odds that the two
+    are one thing, -1 halves them), the running match probability, and any
+    cannot-link that no evidence overrides. A pair a run scored is shown as that
+    run's model scored it; another pair as the graph is now.
 
     \b
     Example:
         kgres explain "Sherlock Holmes"
+        kgres explain "Sherlock Holmes" --pair "Mr. Holmes" --json
     """
+    if other is not None:
+        _explain_pair(app, name_or_id, other, as_json)
+        return
     ex = explain_stage.explain(app.db, name_or_id)
     if as_json:
         app.emit_json(ex)
@@ -45,6 +58,29 @@ def explain_cmd(app: App, name_or_id: str, as_json: bool) -> None:
         app.out.print(f"kept apart from {p['other_name']} ({p['other_id']}): {p['band']} {p['score']} {why}")
     for r in ex.rejected:
         app.out.print(f"NOT_SAME_AS {r['other_name']} ({r['other_id']}) by {r['decided_by']}: {r['reason']}")
+
+
+def _explain_pair(app: App, a: str, b: str, as_json: bool) -> None:
+    ex = explain_stage.explain_pair(app.db, a, b)
+    if as_json:
+        app.emit_json(ex)
+        return
+    scored = f"as run {ex.run_id} scored it" if ex.source == "stored" else "as the graph is now"
+    app.out.print(f"[bold]{ex.a['name']}[/] ({ex.a['id']}) and [bold]{ex.b['name']}[/] ({ex.b['id']}), {scored}, "
+                  f"model {ex.model_id}")
+    t = Table()
+    for col, justify in (("step", "left"), ("level", "left"), ("log2 BF", "right"), ("match weight", "right"),
+                         ("probability", "right")):
+        t.add_column(col, justify=justify)
+    for s in ex.steps:
+        t.add_row(s.step, s.level or "-", f"{s.log2:+.2f}", f"{s.match_weight:+.2f}", f"{s.probability:.4f}")
+    app.out.print(t)
+    if ex.cannot_link:
+        app.out.print(f"cannot-link: {ex.cannot_link} (no evidence overrides it)")
+    if ex.capped:
+        app.out.print(f"held out of the auto band: {ex.capped}")
+    if ex.band:
+        app.out.print(f"band: {ex.band}")
 
 
 @main.group("export")

@@ -10,6 +10,7 @@ from rich.table import Table
 from kgres import ingest as ingest_stage
 from kgres import schema
 from kgres.assets import asset_dir
+from kgres.curate.review import review
 from kgres.cli import App, json_option, main
 from kgres.cli.neo4j import ensure_running
 from kgres.db import Database, resolve_target
@@ -43,11 +44,13 @@ def demo_cmd(app: App, as_json: bool) -> None:
         run = resolve(db, ResolveConfig.model_validate(app.settings.resolve))
         after = components(db, "entities")
         merges = db.read("report_merged")
+        waiting = review(db, limit=10)
         report = schema.status(db)
     if as_json:
         app.emit_json({"ingest": stats.model_dump(), "resolve": run.model_dump(),
                        "before": before.model_dump(), "mention_layer": mention_layer.model_dump(),
-                       "after": after.model_dump(), "merges": merges, "status": report.model_dump()})
+                       "after": after.model_dump(), "merges": merges,
+                       "review": [p.model_dump() for p in waiting], "status": report.model_dump()})
         return
     v = report.versions
     app.out.print(f"[bold]Neo4j {v.neo4j}[/] with APOC {v.apoc}, GDS {v.gds}, kgres plugin {v.kgres_plugin} "
@@ -70,4 +73,9 @@ def demo_cmd(app: App, as_json: bool) -> None:
         types = sorted({t for t in m["types"] if t})
         app.out.print(f"  {m['entity']}: {m['mentions']} mentions as {', '.join(repr(a) for a in m['aliases'])}"
                       + (f" typed {' and '.join(types)}" if len(types) > 1 else ""))
-    app.out.print("try: kgres explain Holmes | kgres rollback " + run.run_id)
+    if waiting:
+        app.out.print("waiting in review (kgres review, then kgres decide or kgres judge):")
+        for p in waiting:
+            app.out.print(f"  {p.a_name} / {p.b_name}: {p.score:.2f} ({p.signals.get('name_rule', '')})")
+    app.out.print("try: kgres explain Holmes | kgres explain Sherlock --pair 'Sherlock Holmes' | "
+                  "kgres rollback " + run.run_id)

@@ -1,7 +1,9 @@
 """``kgres review`` and ``kgres decide``: human decisions on pairs, recorded and binding.
 
 ``accept`` merges two entities at once as a recorded run (``kgres rollback`` undoes it);
-``reject`` records ``NOT_SAME_AS``, which every later run honours, through later merges too.
+``reject`` records ``NOT_SAME_AS``, which every later run honours, through later merges too. Either
+way the decision is kept as a training label (``:PairLabel``) with the pair's comparison levels, so
+the next match model learns from it.
 """
 
 from __future__ import annotations
@@ -59,6 +61,15 @@ def find_entity(db: Database, q: str) -> dict[str, Any]:
     return rows[0]
 
 
+def learn(db: Database, a: str, b: str, same: bool, decided_by: str) -> None:
+    """Keep a decision as a training label of the match model, with the levels the pair has now: the
+    next model learns from it (after a merge or a split the pair itself is gone)."""
+    from kgres.curate.explain import pair_levels
+    from kgres.resolve.score.training import record_label
+
+    record_label(db, a, b, same, pair_levels(db, a, b), decided_by)
+
+
 def decide(db: Database, decision: Literal["accept", "reject"], a: str, b: str, reason: str = "",
            decided_by: str | None = None, method: str = "human", confidence: float = 1.0) -> Decision:
     """Record a decision on two entities (ids or unique names): a person's by default, or the LLM
@@ -68,11 +79,13 @@ def decide(db: Database, decision: Literal["accept", "reject"], a: str, b: str, 
     if ea["id"] == eb["id"]:
         raise KgresError(f"'{a}' and '{b}' are already one entity ({ea['id']}); split a mention off first")
     if decision == "reject":
+        learn(db, ea["id"], eb["id"], False, who)
         db.query("curate_decide_reject", a=ea["id"], b=eb["id"], decided_by=who, reason=reason)
         return Decision(decision="reject", a=ea["id"], b=eb["id"], decided_by=who)
     blocked = db.read("resolve_pairs_not_same_as", ids=[ea["id"], eb["id"]])
     if blocked:
         raise KgresError(f"{ea['id']} and {eb['id']} were recorded as NOT_SAME_AS; remove that decision first")
+    learn(db, ea["id"], eb["id"], True, who)
     run_id = runs.new_id("decision")
     runs.start(db, run_id, json.dumps({"decision": "accept", "reason": reason}), strategy=method)
     keep, other = sorted([ea, eb], key=lambda e: (-(e["mention_count"] or 1), -len(e["key_core"] or ""), e["id"]))

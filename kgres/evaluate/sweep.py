@@ -1,6 +1,7 @@
 """``kgres eval clusters --sweep``: re-cluster a run's stored scored pairs (its first scored pass) at
-thresholds from 0.60 to 1.00, without scoring anything again, and report the precision/recall curve
-and the *usable window*: thresholds where precision >= 0.98 and recall is within 2 points of its best.
+thresholds from 0.60 to 1.00 (match probabilities for the default strategy, rule scores for
+``rules``), without scoring anything again, and report the precision/recall curve and the *usable
+window*: thresholds where precision >= 0.98 and recall is within 2 points of its best.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from kgres.db import Database
 from kgres.errors import KgresError
 from kgres.evaluate import metrics
 from kgres.resolve.ambiguity import Ambiguity
-from kgres.resolve.cluster import ClusterConfig, edge_components, groups_of, split_component
+from kgres.resolve.cluster import ClusterConfig, cluster_rows, edge_components, groups_of, split_component
 from kgres.resolve.pairs import PairContext
 from kgres.resolve.score import PairScore, ScoreConfig, load_ambiguity
 
@@ -48,7 +49,10 @@ def threshold_sweep(db: Database, run_id: str, gold: dict[str, str],
     # first scored pass is "<run_id>.2": start from the graph that pass saw.
     collapsed = bool(cfg.get("collapse")) and cfg.get("mode", "merge") != "synonym"
     first = f"{run_id}.2" if collapsed else run_id
-    before = {r["key"]: r["entity"] for r in db.stream("evaluate_before_run", run_id=run_id, include_self=not collapsed)}
+    before = {r["key"]: r["entity"]
+              for r in db.stream("evaluate_before_run", run_id=run_id, include_self=not collapsed)}
+    if cfg.get("strategy", "default") == "default":
+        return _model_sweep(db, first, before, gold, thresholds, ClusterConfig.model_validate(cfg.get("cluster") or {}))
     mentions = Counter(before.values())
     stored = {}
     for r in db.stream("evaluate_run_pairs", run_id=first):
@@ -59,6 +63,28 @@ def threshold_sweep(db: Database, run_id: str, gold: dict[str, str],
     points = []
     for t in thresholds:
         assign = _recluster(db, stored, mentions, t, cohesion, max_component, ambiguity)
+        pred = {k: assign.get(e, e) for k, e in before.items()}
+        s = metrics.pairwise(pred, gold)
+        points.append(SweepPoint(threshold=t, p=round(s["p"], 4), r=round(s["r"], 4), f1=round(s["f1"], 4)))
+    return points
+
+
+def _model_sweep(db: Database, run_id: str, before: dict[str, str], gold: dict[str, str],
+                 thresholds: tuple[float, ...], cfg: ClusterConfig) -> list[SweepPoint]:
+    """The default strategy's sweep: its stored pairs re-banded at each probability threshold (pairs
+    a constraint forbids, or whose names say too little, stay out of the auto band as in the run) and
+    clustered again in one pass."""
+    rows = []
+    for r in db.stream("evaluate_run_pairs", run_id=run_id):
+        signals = json.loads(r["signals"] or "{}")
+        rows.append({"a": r["a"], "b": r["b"], "p": r["score"], "name_rule": signals.get("name_rule"),
+                     "vetoed": bool(signals.get("cannot_link")), "capped": bool(signals.get("capped")),
+                     "signals": r["signals"]})
+    points = []
+    for t in thresholds:
+        banded = [{**r, "band": "auto" if r["p"] >= t and not r["capped"] else "review"} for r in rows]
+        groups, _ = cluster_rows(db, banded, cfg, sides_query="evaluate_cluster_sides")
+        assign = {m: g.canonical for g in groups for m in g.members}
         pred = {k: assign.get(e, e) for k, e in before.items()}
         s = metrics.pairwise(pred, gold)
         points.append(SweepPoint(threshold=t, p=round(s["p"], 4), r=round(s["r"], 4), f1=round(s["f1"], 4)))

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kgres.db import Database
+from kgres.resolve.normalize import QUALIFIERS
 
 PRIOR_MARGIN = 2
 
@@ -73,6 +74,8 @@ class Ambiguity:
         self._holders: dict[tuple, Holders] = {}
         for r in sorted(rows, key=lambda r: (-r["mentions"], r["core"])):
             tokens = tuple(r["tokens"])
+            if r["type"] == "PERSON" and any(w in QUALIFIERS for w in tokens):
+                continue  # "Young Scrooge", "Scrooge's Nephew": never the bare name's referent (a constraint)
             keys: set[tuple] = set()
             if r["type"] == "PERSON" and len(tokens[0]) > 1:
                 keys = {("p", tokens[0]), ("p", tokens[-1]), ("i", tokens[0][0], tokens[-1])}
@@ -97,6 +100,25 @@ class Ambiguity:
             out[i].append(core)
         order = sorted(range(len(h.groups)), key=lambda i: (-h.groups[i][1], i))
         return [sorted(out[i]) for i in order]
+
+    def short_form(self, a_core: str, a_tokens: tuple[str, ...], b_core: str, b_tokens: tuple[str, ...],
+                   type_: str | None, rule: str) -> ShortFormVerdict | None:
+        """None when the pair's name link is not a short form; else how many holder groups the short
+        form has in the graph (1: it can only mean the other side) and whether the other side is the
+        dominant one."""
+        if rule not in ("same_key", "person_subset", "person_initials", "acronym"):
+            return None
+        ka, kb = _short_key(a_tokens, type_), _short_key(b_tokens, type_)
+        if ka is not None and (kb is None or len(a_tokens) <= len(b_tokens)):
+            key, long_core = ka, b_core
+        elif kb is not None:
+            key, long_core = kb, a_core
+        else:
+            return None
+        h = self._holders.get(key)
+        if h is None or a_core == b_core:
+            return ShortFormVerdict(holders=len(h.groups) if h else 0, dominant_side=False)
+        return ShortFormVerdict(holders=len(h.groups), dominant_side=h.member.get(long_core) == h.dominant)
 
     def verdict(self, a_core: str, a_tokens: tuple[str, ...], b_core: str, b_tokens: tuple[str, ...],
                 type_: str | None, rule: str) -> ShortFormVerdict | None:

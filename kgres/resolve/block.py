@@ -9,6 +9,9 @@ Strategies (each a ``cypher/block_<name>.cypher`` file), combinable:
   pairs differ from run to run.
 - ``semantic``: nearest neighbours by text embedding (vector index), cosine >= ``min_cosine``.
 - ``structural``: entities sharing neighbours (GDS nodeSimilarity), similarity >= ``structural_cutoff``.
+- ``attributes``: entities sharing rare attribute values (dates, postcodes, emails, phone numbers:
+  values that at most ``max_value_share`` entities carry), the ``k`` that share the most per entity.
+  A record whose name is misspelt is found by what else it shares.
 - ``kmeans``: Deg-Rag's semantic blocks: GDS k-means over text embeddings with
   k = sqrt(|E| / 10), then the ``k`` closest members of the same block. Each block's embeddings are
   read once and compared in one matrix product (numpy); in Cypher every entity re-read every
@@ -31,7 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from kgres.db import Database
 from kgres.db.gds import projection
 
-BlockStrategy = Literal["exact", "acronym", "lexical", "semantic", "structural", "kmeans"]
+BlockStrategy = Literal["exact", "acronym", "lexical", "semantic", "structural", "attributes", "kmeans"]
 PER_ENTITY = ("exact", "acronym", "lexical", "semantic")  # one query per page of entities
 KMEANS_ROWS = 1024  # rows of a block's similarity matrix held at once
 
@@ -39,12 +42,13 @@ KMEANS_ROWS = 1024  # rows of a block's similarity matrix held at once
 class BlockConfig(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    strategies: tuple[BlockStrategy, ...] = ("exact", "acronym", "lexical", "semantic", "structural")
+    strategies: tuple[BlockStrategy, ...] = ("exact", "acronym", "lexical", "semantic", "structural", "attributes")
     k: int = Field(20, ge=1, le=200)
     batch_size: int = Field(2000, ge=1, le=100_000)
     min_cosine: float = Field(0.8, ge=-1, le=1)
     structural_cutoff: float = Field(0.5, gt=0, le=1)
     kmeans_seed: int = 42
+    max_value_share: int = Field(100, ge=2, le=100_000)  # attributes: a value more entities share blocks nothing
 
 
 class BlockStats(BaseModel):
@@ -65,6 +69,8 @@ def block(db: Database, run_id: str, cfg: BlockConfig = BlockConfig(),
         _graph_wide(db, run_id, cfg, focus)
     if "kmeans" in cfg.strategies:
         _kmeans_pairs(db, run_id, cfg.k, focus)
+    if "attributes" in cfg.strategies:
+        _attribute_pairs(db, run_id, cfg.k, cfg.max_value_share, focus)
     pages = db.entity_ids(cfg.batch_size) if focus is None else (
         focus[i:i + cfg.batch_size] for i in range(0, len(focus), cfg.batch_size))
     for ids in pages:
@@ -118,9 +124,53 @@ def _kmeans_pairs(db: Database, run_id: str, k: int, focus: list[str] | None) ->
                 me = ids[start + offset]
                 if wanted is None or me in wanted:
                     pairs.update((min(me, ids[j]), max(me, ids[j])) for j in best)
-        ordered = sorted(pairs)
-        for i in range(0, len(ordered), 5000):
-            db.write("resolve_block_kmeans", pairs=[list(p) for p in ordered[i:i + 5000]], run_id=run_id)
+        _write_pairs(db, pairs, "kmeans", run_id)
+
+
+def _write_pairs(db: Database, pairs: set[tuple[str, str]], method: str, run_id: str) -> None:
+    ordered = sorted(pairs)
+    for i in range(0, len(ordered), 5000):
+        db.write("resolve_block_pairs", pairs=[list(p) for p in ordered[i:i + 5000]], method=method, run_id=run_id)
+
+
+def _attribute_pairs(db: Database, run_id: str, k: int, max_share: int, focus: list[str] | None) -> None:
+    """Pair each entity (of ``focus``, if given) with the ``k`` entities that share the most, and the
+    rarest, attribute values with it (a date of birth, a postcode, an email, a phone number: each
+    value scores log(N / entities carrying it)); values that more than ``max_share`` entities carry
+    are skipped. Records with a misspelt name are found by what else they share."""
+    from kgres.resolve.score.identifiers import attributes_of
+    from kgres.resolve.score.sides import fold_value
+
+    ids: list[str] = []
+    postings: dict[str, list[int]] = {}
+    for row in db.stream("resolve_block_attributes"):
+        i = len(ids)
+        ids.append(row["id"])
+        for key, value in attributes_of(row["attributes"]):
+            if folded := fold_value(value):
+                postings.setdefault(f"{key}={folded}", []).append(i)
+    n = len(ids)
+    if n < 2:
+        return
+    values_of: dict[int, list[tuple[float, list[int]]]] = {}
+    for members in postings.values():
+        if 2 <= len(members) <= max_share:
+            weight = math.log(n / len(members))
+            for i in members:
+                values_of.setdefault(i, []).append((weight, members))
+    wanted = set(focus) if focus is not None else None
+    pairs: set[tuple[str, str]] = set()
+    for i, shared in values_of.items():
+        if wanted is not None and ids[i] not in wanted:
+            continue
+        scores: dict[int, float] = {}
+        for weight, members in shared:
+            for j in members:
+                if j != i:
+                    scores[j] = scores.get(j, 0.0) + weight
+        for j in sorted(scores, key=lambda j: (-scores[j], j))[:k]:
+            pairs.add((min(ids[i], ids[j]), max(ids[i], ids[j])))
+    _write_pairs(db, pairs, "attributes", run_id)
 
 
 def kmeans_k(entities: int) -> int:

@@ -18,6 +18,8 @@ is deterministic. :func:`cohesive_groups` is pure, so it is tested against rando
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +37,14 @@ class ClusterConfig(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     cohesion: float = Field(0.8, gt=0, le=1)
-    max_component: int = Field(300, ge=2, le=5000)
+    max_component: int = Field(300, ge=2, le=5000)  # rules strategy: largest component checked pair by pair
+    max_names: int = Field(64, ge=1, le=10_000)  # default: distinct names a group keeps for constraint checks
+    # default: every pair across two groups whose names say something must be at least this likely
+    # the same, or the groups stay apart (complete linkage: the chain A~B, B~C with A!~C keeps C out)
+    link_floor: float = Field(0.5, ge=0, le=1)
+    # default: ... and their mean probability at least this (rules strategy: ``cohesion``)
+    mean_floor: float = Field(0.6, ge=0, le=1)
+    tie_margin: float = Field(0.05, ge=0, le=1)  # default: probabilities this close tie between two homes
 
 
 @dataclass(frozen=True)
@@ -224,7 +233,8 @@ def edge_components(edges: list[tuple[str, str, float]]) -> list[list[str]]:
     return uf.components()
 
 
-def split_component(component: list[str], edges: list[tuple[str, str, float]], bar: float, limit: int) -> list[list[str]]:
+def split_component(component: list[str], edges: list[tuple[str, str, float]], bar: float,
+                    limit: int) -> list[list[str]]:
     """Pieces of ``component`` of at most ``limit`` members, cutting its weakest auto edges first
     (id-ordered slices when every edge is equally strong)."""
     if len(component) <= limit:
@@ -253,3 +263,210 @@ def groups_of(ctx: PairContext, ids: list[str], pair: PairFn, auto: float, cohes
     names, cores = ctx.names(ids), ctx.cores(ids)
     parts = cohesive_groups(ids, pair, mentions, auto, cohesion)
     return [describe(p, pair, mentions, names, cores) for p in parts if len(p) > 1]
+
+
+# -- one pass over scored pairs (the default strategy) ----------------------------------------------
+
+class ClusterStats(BaseModel):
+    """What one-pass clustering did: pairs considered, joins made, and why others were refused."""
+
+    auto_pairs: int
+    joins: int
+    refused: dict[str, int]  # constraint, weak_link, cohesion, ambiguous_short_form
+    groups: int
+
+
+def cluster_scored(db: Database, run_id: str, cfg: ClusterConfig = ClusterConfig(),
+                   batch_ids: int = 2000) -> tuple[list[Group], ClusterStats]:
+    """Groups from ``run_id``'s scored pairs (:func:`cluster_rows`)."""
+    return cluster_rows(db, db.stream("resolve_cluster_scored", run_id=run_id), cfg, batch_ids=batch_ids)
+
+
+def cluster_rows(db: Database, rows: Iterable[dict[str, Any]], cfg: ClusterConfig = ClusterConfig(),
+                 sides_query: str = "resolve_cluster_sides", batch_ids: int = 2000) -> tuple[list[Group], ClusterStats]:
+    """Groups from scored pairs (``a``, ``b``, ``p``, ``band``, ``name_rule``, ``vetoed``, ``capped``,
+    ``signals``) in one pass, strongest first (constraint-aware union-find). ``sides_query`` loads the entities
+    (``resolve_cluster_sides``; the threshold sweep reads retired ones too).
+
+    An auto pair joins the two groups it connects unless (checked between the whole groups, from
+    summaries kept up to date as groups grow): a constraint forbids any pair of their names, or a
+    NOT_SAME_AS or a non-synonym relation separates any two members (``constraint``); a scored pair
+    across them whose names say something is less likely the same than ``link_floor`` (``weak_link``:
+    complete linkage on evidence, so the chain A~B, B~C, A!~C keeps C out); the mean probability of
+    those pairs is below ``mean_floor`` (``cohesion``); or one side is a single entity with an equally
+    strong link to a group it could not share with this one, and neither group has twice the other's
+    mentions (``ambiguous_short_form``: a bare "Holmes" between Sherlock and Mycroft waits for context). Pairs whose names share nothing,
+    and pairs scoring held out of the auto band because their names say too little (``capped``: two
+    bare "Holmes"), neither link nor veto. Cost: one sort of the auto pairs, and per pair a bounded check; no
+    component is too large.
+    """
+    from kgres.resolve.score.constraints import SYNONYM_PREDICATES, name_conflict
+    from kgres.resolve.score.names import predicate_key
+    from kgres.resolve.score.sides import Side
+
+    auto: list[tuple[float, str, str, str | None, str | None]] = []
+    # entity -> other -> [count, sum, min] of the probabilities of pairs whose names say something
+    adjacency: dict[str, dict[str, list[float]]] = {}
+    for r in rows:
+        if r["vetoed"]:
+            continue
+        if r["band"] == "auto":
+            auto.append((-r["p"], r["a"], r["b"], r["name_rule"], r["signals"]))
+        if r["name_rule"] not in UNKNOWN_NAMES and not r.get("capped"):
+            for x, y in ((r["a"], r["b"]), (r["b"], r["a"])):
+                adjacency.setdefault(x, {})[y] = [1.0, r["p"], r["p"]]
+    auto.sort()
+    ids = sorted({i for _, a, b, _, _ in auto for i in (a, b)})
+    sides: dict[str, Side] = {}
+    apart: dict[str, set[str]] = {}
+    for batch in batches(ids, batch_ids):
+        for r in db.read(sides_query, ids=batch):
+            e = r["e"]
+            sides[e["id"]] = Side.from_row(e)
+            blocked = set(r["apart"]) | {b for b, p in r["related"] if predicate_key(p) not in SYNONYM_PREDICATES}
+            apart[e["id"]] = blocked
+
+    parent: dict[str, str] = {i: i for i in ids}
+    members: dict[str, list[str]] = {i: [i] for i in ids}
+    mentions = {i: sides[i].mentions if i in sides else 1 for i in ids}
+    names: dict[str, dict[tuple, Side]] = {i: _name_set(sides[i], cfg.max_names) for i in ids if i in sides}
+    idents: dict[str, dict[str, set[str]]] = {i: _id_map(sides[i]) for i in ids if i in sides}
+    links: dict[str, dict[str, list[float]]] = {i: {} for i in ids}  # root -> root -> [count, sum, min]
+    for x, others in adjacency.items():
+        if x in parent:
+            links[x] = {y: list(v) for y, v in others.items() if y in parent}
+    blocked_by: dict[str, set[str]] = {i: set(apart.get(i, ())) for i in ids}
+    auto_of: dict[str, list[tuple[float, str]]] = {}
+    for p, a, b, _, _ in auto:
+        auto_of.setdefault(a, []).append((-p, b))
+        auto_of.setdefault(b, []).append((-p, a))
+    conflict_cache: dict[tuple[tuple, tuple], bool] = {}
+    refused = {"constraint": 0, "weak_link": 0, "cohesion": 0, "ambiguous_short_form": 0}
+    parked: set[str] = set()
+    joins = 0
+
+    def find(x: str) -> str:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def incompatible(ra: str, rb: str) -> bool:
+        small, other = (ra, rb) if len(blocked_by[ra]) <= len(blocked_by[rb]) else (rb, ra)
+        if any(e in parent and find(e) == other for e in blocked_by[small]):
+            return True
+        ia, ib = idents.get(ra, {}), idents.get(rb, {})
+        if any(not (ia[k] & ib[k]) for k in ia.keys() & ib.keys()):
+            return True
+        for ka, na in names.get(ra, {}).items():
+            for kb, nb in names.get(rb, {}).items():
+                key = (ka, kb)
+                if key not in conflict_cache:
+                    conflict_cache[key] = name_conflict(na, nb) is not None
+                if conflict_cache[key]:
+                    return True
+        return False
+
+    def ambiguous(single: str, home: str, p: float) -> bool:
+        """``single`` ties between ``home`` and a group it could not share with ``home``."""
+        for q, other in auto_of.get(single, ()):
+            if q < p - cfg.tie_margin:
+                continue
+            rival = find(other)
+            if rival in (home, single):
+                continue
+            if incompatible(home, rival):
+                support = sum(mentions[m] for m in members[home])
+                rival_support = sum(mentions[m] for m in members[rival])
+                if support < PRIOR_MARGIN * rival_support:
+                    return True
+        return False
+
+    for neg_p, a, b, _, _ in auto:
+        p = -neg_p
+        ra, rb = find(a), find(b)
+        if ra == rb or a in parked or b in parked:
+            continue
+        if incompatible(ra, rb):
+            refused["constraint"] += 1
+            continue
+        stats = links[ra].get(rb)
+        if stats is not None and stats[2] < cfg.link_floor:
+            refused["weak_link"] += 1
+            continue
+        if stats is not None and stats[1] / stats[0] < cfg.mean_floor:
+            refused["cohesion"] += 1
+            continue
+        single = a if len(members[ra]) == 1 else b if len(members[rb]) == 1 else None
+        if single is not None and ambiguous(single, rb if single == a else ra, p):
+            parked.add(single)
+            refused["ambiguous_short_form"] += 1
+            continue
+        big, small = (ra, rb) if (len(members[ra]), rb) >= (len(members[rb]), ra) else (rb, ra)
+        _absorb(big, small, parent, members, names, idents, blocked_by, links, cfg.max_names)
+        joins += 1
+
+    evidence_of: dict[str, tuple[float, str, str | None, str | None]] = {}
+    for neg_p, a, b, rule, signals in auto:
+        if find(a) == find(b):
+            for x, y in ((a, b), (b, a)):
+                evidence_of.setdefault(x, (-neg_p, y, rule, signals))
+    groups = []
+    for root in sorted(r for r in members if find(r) == r and len(members[r]) > 1):
+        ms = sorted(members[root])
+        canonical = canonical_of(ms, mentions, {m: sides[m].name if m in sides else "" for m in ms},
+                                 {m: sides[m].core if m in sides else "" for m in ms})
+        ev = {}
+        for m in ms:
+            p, other, rule, signals = evidence_of[m]
+            ev[m] = Evidence(linked_to=other, score=round(p, 6), rule=rule,
+                             signals=json.loads(signals) if signals else None)
+        groups.append(Group(members=tuple(ms), canonical=canonical,
+                            confidence=round(sum(e.score for e in ev.values()) / len(ev), 4), evidence=ev))
+    return groups, ClusterStats(auto_pairs=len(auto), joins=joins, refused=refused, groups=len(groups))
+
+
+# Name levels that say nothing about identity: such a pair neither links nor vetoes in clustering.
+UNKNOWN_NAMES = frozenset({None, "none", "overlap_20", "disjoint"})
+
+
+def _name_set(side: Any, cap: int) -> dict[tuple, Any]:
+    """An entity's distinct names as constraint-relevant keys (what name_conflict reads)."""
+    out = {}
+    for s in side.names():
+        key = (s.core, s.type, s.gender, s.title, s.numbers, s.tokens)
+        if key not in out and len(out) < cap:
+            out[key] = s
+    return out
+
+
+def _id_map(side: Any) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for k, v in side.identifiers:
+        out.setdefault(k, set()).add(v)
+    return out
+
+
+def _absorb(big: str, small: str, parent: dict, members: dict, names: dict, idents: dict, blocked_by: dict,
+            links: dict, cap: int) -> None:
+    """Union ``small`` into ``big``: every summary moves, the smaller into the larger."""
+    parent[small] = big
+    members[big].extend(members.pop(small))
+    bn = names.setdefault(big, {})
+    for key, s in names.pop(small, {}).items():
+        if key not in bn and len(bn) < cap:
+            bn[key] = s
+    bi = idents.setdefault(big, {})
+    for k, vs in idents.pop(small, {}).items():
+        bi.setdefault(k, set()).update(vs)
+    blocked_by[big] |= blocked_by.pop(small)
+    moving = links.pop(small)
+    moving.pop(big, None)
+    links[big].pop(small, None)
+    for other, (count, total, low) in moving.items():
+        mine = links[big].get(other)
+        merged = [count, total, low] if mine is None else [mine[0] + count, mine[1] + total, min(mine[2], low)]
+        links[big][other] = merged
+        theirs = links[other]
+        theirs.pop(small, None)
+        theirs[big] = list(merged)

@@ -9,8 +9,10 @@ merges each group as clustering would have, under the same guards:
 - a short form that several entities of the graph could carry ("Holmes", "Alan", "AUR": see
   :mod:`kgres.ambiguity`) is never grouped on its name: two bare "Holmes" may be two brothers;
 - a group with a cannot-link inside it (a recorded ``NOT_SAME_AS``, a non-synonym relation between
-  two copies, different identifiers) is clustered pair by pair (:func:`kgres.resolve.cluster.cohesive_groups`),
-  or left to the scored path when it is larger than ``max_component``.
+  two copies, different identifiers) or, with ``pairwise=False`` (the default strategy), whose
+  copies' attributes disagree (two "John Smith" records with different dates of birth) is left to
+  the scored path, where the match model weighs it; with ``pairwise=True`` (``--strategy rules``) it
+  is clustered pair by pair (:func:`kgres.resolve.cluster.cohesive_groups`) up to ``max_component``.
 
 Each merged member's evidence is its real :func:`kgres.resolve.score.compare` result against the canonical,
 so ``kgres explain`` shows the same signals as for a scored pair.
@@ -30,14 +32,15 @@ BATCH_IDS = 2000
 
 
 def collapse(db: Database, cfg: ScoreConfig, ambiguity: Ambiguity, max_component: int,
-             cohesion: float) -> tuple[list[Group], int]:
+             cohesion: float, pairwise: bool = True) -> tuple[list[Group], int]:
     """Groups of identical-name copies to merge, and how many copies were left to pair scoring."""
     groups: list[Group] = []
     left = 0
     for batch in batches(_candidates(db, ambiguity), BATCH_IDS):
         ctx = PairContext.load(db, batch, cfg, ambiguity)
         for piece in batch:
-            found, skipped = _piece_groups(ctx, sorted(i for i in piece if i in ctx.sides), max_component, cohesion)
+            found, skipped = _piece_groups(ctx, sorted(i for i in piece if i in ctx.sides), max_component, cohesion,
+                                           pairwise)
             groups += found
             left += skipped
     return groups, left
@@ -50,7 +53,8 @@ def _candidates(db: Database, ambiguity: Ambiguity) -> Iterator[list[str]]:
             yield r["ids"]
 
 
-def _piece_groups(ctx: PairContext, ids: list[str], max_component: int, cohesion: float) -> tuple[list[Group], int]:
+def _piece_groups(ctx: PairContext, ids: list[str], max_component: int, cohesion: float,
+                  pairwise: bool = True) -> tuple[list[Group], int]:
     """Groups of one set of same-key copies; the second value counts copies left unmerged here."""
     if len(ids) < 2:
         return [], 0
@@ -61,14 +65,15 @@ def _piece_groups(ctx: PairContext, ids: list[str], max_component: int, cohesion
     conflicted = (any(s.aliases for s in sides)  # merged earlier: their other names must agree too
                   or any(a in inside and b in inside for a, b in ctx.forbidden)
                   or any(a in inside and b in inside for a, b in ctx.related)
-                  or _identifiers_disagree(sides))
+                  or _identifiers_disagree(sides)
+                  or (not pairwise and _attributes_disagree(sides)))
     if not conflicted:
         canonical = canonical_of(ids, mentions, names, cores)
         group = _group(ids, canonical, ctx.compare)
         if all(e.score >= auto for e in group.evidence.values()):
             return [group], 0
-    if len(ids) > max_component:
-        return [], len(ids)  # too many to check pair by pair here: block and score them instead
+    if not pairwise or len(ids) > max_component:
+        return [], len(ids)  # left to blocking and scoring
     parts = cohesive_groups(ids, ctx.compare, mentions, auto, cohesion)
     return [describe(p, ctx.compare, mentions, names, cores) for p in parts if len(p) > 1], 0
 
@@ -83,6 +88,15 @@ def _group(ids: list[str], canonical: str, pair: PairFn) -> Group:
         scores.append(p.score)
     return Group(members=tuple(ids), canonical=canonical, confidence=round(sum(scores) / len(scores), 4),
                  evidence=evidence)
+
+
+def _attributes_disagree(sides) -> bool:
+    """Some attribute key carries two different values among the copies."""
+    values: dict[str, set[str]] = {}
+    for s in sides:
+        for key, value in s.attributes:
+            values.setdefault(key, set()).add(value.strip().casefold())
+    return any(len(v) > 1 for v in values.values())
 
 
 def _identifiers_disagree(sides) -> bool:

@@ -4,7 +4,8 @@ For every Entity, :func:`name_keys` derives, from its name and type:
 
 - ``key_core``: the comparison key. Case, Unicode forms, punctuation and possessives are folded
   for every type. Honorifics are dropped for persons ("Mr. Sherlock Holmes" -> "sherlock holmes").
-  A gendered honorific is kept as ``key_gender`` ("m" for Mr., "f" for Mrs. or Miss).
+  A gendered honorific is kept as ``key_gender`` ("m" for Mr., "f" for Mrs. or Miss), an occupational
+  one as ``key_title`` ("colonel", "doctor").
   For other types the last word is made singular ("Large Language Models" -> "large language model").
   Legal suffixes are dropped only when configured ("Acme Corp." -> "acme").
 - ``key_tokens``: the words of the core key, minus stop words.
@@ -39,6 +40,13 @@ HONORIFICS = frozenset({
 MALE_HONORIFICS = frozenset({"mr", "mister", "sir", "lord", "king", "prince", "herr", "don", "father", "fr"})
 FEMALE_HONORIFICS = frozenset({"mrs", "ms", "miss", "madam", "madame", "mme", "mlle", "dame", "lady", "queen",
                                "princess", "frau"})
+# Honorifics that state an occupation or rank, folded to one spelling: "Colonel" and "Professor
+# Moriarty" are two people, "Dr." and "Doctor Watson" one.
+TITLES = {"dr": "doctor", "doctor": "doctor", "prof": "professor", "professor": "professor",
+          "colonel": "colonel", "col": "colonel", "major": "major", "captain": "captain", "capt": "captain",
+          "sergeant": "sergeant", "sgt": "sergeant", "general": "general", "gen": "general",
+          "inspector": "inspector", "rev": "reverend", "reverend": "reverend", "president": "president",
+          "king": "king", "queen": "queen", "prince": "prince", "princess": "princess"}
 STOP_WORDS = frozenset({"the", "of", "a", "an", "and", "&", "for", "in", "on", "at", "to", "de", "la", "le"})
 LEGAL_SUFFIXES = frozenset({"inc", "incorporated", "corp", "corporation", "co", "company", "ltd", "limited",
                             "llc", "plc", "gmbh", "ag", "sa", "srl", "bv", "nv", "holdings", "group"})
@@ -72,6 +80,7 @@ class NameKeys:
     numbers: tuple[str, ...]
     norm_type: str | None
     gender: str | None = None  # "m" / "f" from a gendered honorific of a person name
+    title: str | None = None  # an occupational title of a person name (TITLES)
 
 
 class NormalizeStats(BaseModel):
@@ -109,7 +118,7 @@ def name_keys(name: str, type_: str | None = None, strip_legal: bool = False) ->
     """Derive the comparison keys of one name (see module docstring). Pure and deterministic."""
     ntype = norm_type(type_)
     tokens = fold(name)
-    gender = None
+    gender = title = None
     # Each rule can expose what another removes ("the Mr. Smith", "0 Companies" whose singular is a
     # legal suffix), so they run until nothing changes: the key of a key is the key.
     while True:
@@ -118,6 +127,7 @@ def name_keys(name: str, type_: str | None = None, strip_legal: bool = False) ->
             while len(tokens) > 1 and tokens[0] in HONORIFICS:
                 word = tokens.pop(0)
                 gender = gender or ("m" if word in MALE_HONORIFICS else "f" if word in FEMALE_HONORIFICS else None)
+                title = title or TITLES.get(word)
             while len(tokens) > 1 and tokens[-1] in {"jr", "sr"}:
                 tokens.pop()
         else:
@@ -135,7 +145,7 @@ def name_keys(name: str, type_: str | None = None, strip_legal: bool = False) ->
     content = [t for t in tokens if t not in STOP_WORDS or (ntype == "PERSON" and len(t) == 1)] or tokens
     acronym = None if ntype == "PERSON" else _acronym(name, content)
     return NameKeys(core=" ".join(tokens), tokens=tuple(content), acronym=acronym, numbers=numbers,
-                    norm_type=ntype, gender=gender)
+                    norm_type=ntype, gender=gender, title=title)
 
 
 def _acronym(original: str, content: list[str]) -> str | None:
@@ -160,7 +170,7 @@ def normalize(db: Database, batch_size: int = 5000, strip_legal: bool = False,
         for r in page:
             k = name_keys(r["name"], r["type"], strip_legal)
             rows.append({"id": r["id"], "core": k.core, "tokens": list(k.tokens), "acronym": k.acronym,
-                         "numbers": list(k.numbers), "norm_type": k.norm_type, "gender": k.gender,
+                         "numbers": list(k.numbers), "norm_type": k.norm_type, "gender": k.gender, "title": k.title,
                          "search": _search(k.tokens),
                          "stamp": _stamp(r["name"], r["type"], strip_legal)})
         db.write("resolve_normalize_write", rows=rows)
@@ -175,7 +185,7 @@ def _stamp(name: str, type_: str | None, strip_legal: bool) -> str:
     return f"{name}|{type_ if type_ is not None else ''}|{int(strip_legal)}{KEY_VERSION}"
 
 
-KEY_VERSION = "v8"
+KEY_VERSION = "v9"
 
 
 def _search(tokens: tuple[str, ...]) -> str:

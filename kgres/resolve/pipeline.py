@@ -22,15 +22,19 @@ from kgres.db import Database
 from kgres.resolve import baselines
 from kgres.resolve.baselines import BaselineConfig
 from kgres.resolve.block import BlockConfig, block
-from kgres.resolve.cluster import ClusterConfig, Group, cluster
+from kgres.resolve.cluster import ClusterConfig, Group, cluster, cluster_scored
 from kgres.resolve.collapse import collapse
 from kgres.resolve.embed import EmbedConfig, embed, reindex
 from kgres.resolve.merge import apply_groups, link_groups, refresh
 from kgres.resolve.normalize import normalize
 from kgres.resolve.score import ScoreConfig, load_ambiguity, score
+from kgres.resolve.score.model import MatchModel
+from kgres.resolve.score.stage import score_model
+from kgres.resolve.score.training import ModelConfig
 
 Step = Callable[[str], None]
-ResolveStrategy = Literal["default", "exact", "exact-name", "cosine", "deg-rag"]
+ResolveStrategy = Literal["default", "rules", "exact", "exact-name", "cosine", "deg-rag"]
+ENGINES = ("default", "rules")  # kgres's own: collapse, passes, blocking, scoring, clustering
 ResolveMode = Literal["merge", "synonym", "merge+synonym"]
 STRATEGIES: tuple[str, ...] = ResolveStrategy.__args__  # type: ignore[attr-defined]
 MODES: tuple[str, ...] = ResolveMode.__args__  # type: ignore[attr-defined]
@@ -52,7 +56,8 @@ class ResolveConfig(BaseModel):
     collapse: bool = True  # merge identical-name copies before blocking (kgres.collapse); not in synonym mode
     embed: EmbedConfig = EmbedConfig()
     block: BlockConfig = BlockConfig()
-    score: ScoreConfig = ScoreConfig()
+    score: ScoreConfig = ScoreConfig()  # the rule scorer's thresholds (--strategy rules)
+    model: ModelConfig = ModelConfig()  # the match model (the default strategy)
     cluster: ClusterConfig = ClusterConfig()
     baseline: BaselineConfig = BaselineConfig()
 
@@ -75,6 +80,12 @@ class ResolveStats(BaseModel):
     synonym_links: int = 0
     oversized_components: int
     seconds: dict[str, float]
+    model_id: str | None = None  # the match model the scored passes used
+    model_trained: bool = False
+    auto_threshold: float | None = None  # the probability the auto band started at (first scored pass)
+    expected_precision: float | None = None  # the model's own estimate for its auto band
+    expected_recall: float | None = None
+    refused: dict[str, int] = {}  # auto pairs clustering did not join, by reason
 
 
 def resolve(db: Database, cfg: ResolveConfig = ResolveConfig(), on_step: Step = lambda m: None,
@@ -114,23 +125,27 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
             fastrp_dimensions: int) -> ResolveStats:
     before = db.count("Entity")
     passes: list[ResolveStats] = []
-    max_passes = cfg.max_passes if cfg.strategy == "default" and cfg.mode != "synonym" else 1
+    max_passes = cfg.max_passes if cfg.strategy in ENGINES and cfg.mode != "synonym" else 1
     # Collapse is a run of its own (the first), so that no mention moves twice within one run: a
     # copy collapsed into "Sherlock Holmes" may move on with it to "Mr. Sherlock Holmes", and each
     # move must be undoable by its own run.
-    collapse_run = cfg.strategy == "default" and cfg.collapse and cfg.mode != "synonym"
+    collapse_run = cfg.strategy in ENGINES and cfg.collapse and cfg.mode != "synonym"
+    # Every scored pass weighs evidence with one model: the first trains it (or picks a pinned one),
+    # later ones, which see merged neighbours, reuse it. A resumed later pass finds it on the run.
+    model = _model_of(db, base, first) if cfg.strategy == "default" and first > 1 + collapse_run else None
     for n in range(first, max(first, max_passes + collapse_run) + 1):
         pass_id = base if n == 1 else f"{base}.{n}"
         only_collapse = collapse_run and n == 1
-        stats, focus = _one_pass(db, cfg, pass_id, parent=None if n == 1 else base, focus=focus,
-                                 on_step=lambda m, n=n: on_step(f"pass {n}: {m}"),
-                                 fastrp_dimensions=fastrp_dimensions, only_collapse=only_collapse)
+        stats, focus, model = _one_pass(db, cfg, pass_id, parent=None if n == 1 else base, focus=focus,
+                                        on_step=lambda m, n=n: on_step(f"pass {n}: {m}"),
+                                        fastrp_dimensions=fastrp_dimensions, only_collapse=only_collapse,
+                                        model=model)
         passes.append(stats)
         if only_collapse:
             focus = None  # the first scored pass looks at every entity
         elif stats.merged_entities == 0:
             break
-    if cfg.strategy == "default" and cfg.mode == "merge+synonym":
+    if cfg.strategy in ENGINES and cfg.mode == "merge+synonym":
         last = passes[-1].run_id
         linked = db.query("resolve_merge_same_as_review", run_id=last, decided_by="kgres resolve")[0]["linked"]
         passes[-1] = passes[-1].model_copy(update={"synonym_links": passes[-1].synonym_links + linked})
@@ -151,13 +166,29 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
         collapse_left=sum(p.collapse_left for p in passes),
         synonym_links=sum(p.synonym_links for p in passes),
         oversized_components=max(p.oversized_components for p in passes),
-        seconds={k: round(v, 3) for k, v in seconds.items()})
+        seconds={k: round(v, 3) for k, v in seconds.items()},
+        model_id=next((p.model_id for p in passes if p.model_id), None),
+        model_trained=any(p.model_trained for p in passes),
+        auto_threshold=next((p.auto_threshold for p in passes if p.auto_threshold is not None), None),
+        expected_precision=next((p.expected_precision for p in passes if p.expected_precision is not None), None),
+        expected_recall=next((p.expected_recall for p in passes if p.expected_recall is not None), None),
+        refused=_sum_dicts(p.refused for p in passes))
+
+
+def _model_of(db: Database, base: str, first: int) -> MatchModel | None:
+    """The model an interrupted resolve's earlier scored passes used (resumed later passes reuse it)."""
+    for n in range(1, first):
+        rows = db.read("resolve_model_of_run", run_id=base if n == 1 else f"{base}.{n}")
+        if rows:
+            return MatchModel.from_json(rows[0]["model_json"])
+    return None
 
 
 def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None, focus: list[str] | None,
-              on_step: Step, fastrp_dimensions: int, only_collapse: bool = False) -> tuple[ResolveStats, list[str]]:
+              on_step: Step, fastrp_dimensions: int, only_collapse: bool = False,
+              model: MatchModel | None = None) -> tuple[ResolveStats, list[str], MatchModel | None]:
     """One pass of the configured strategy, or (``only_collapse``) the run that merges identical-name
-    copies; returns its stats and the canonical ids it merged into."""
+    copies; returns its stats, the canonical ids it merged into, and the match model it used."""
     runs.start(db, run_id, cfg.model_dump_json(), cfg.strategy, parent=parent, focus=focus)
     before = db.count("Entity")
     seconds: dict[str, float] = {}
@@ -171,7 +202,7 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
 
     db.replan()  # the graph may have just been loaded or merged in bulk
     timed("normalize", lambda: normalize(db, strip_legal=cfg.strip_legal_suffixes))
-    who = "kgres resolve" if cfg.strategy == "default" else baselines.DECIDED_BY.format(cfg.strategy)
+    who = "kgres resolve" if cfg.strategy in ENGINES else baselines.DECIDED_BY.format(cfg.strategy)
     if only_collapse:
         collapsed, left = timed("collapse", lambda: _collapse(db, cfg, run_id, who))
         merged = sum(len(g.members) - 1 for g in collapsed)
@@ -180,20 +211,28 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
                              groups=len(collapsed), merged_entities=merged, collapsed_entities=merged,
                              collapse_left=left, oversized_components=0, seconds=seconds)
         runs.finish(db, run_id, stats.model_dump_json())
-        return stats, sorted({g.canonical for g in collapsed})
-    needs_embeddings = cfg.strategy in ("cosine", "deg-rag") or (
-        cfg.strategy == "default" and cfg.embed.enabled)
+        return stats, sorted({g.canonical for g in collapsed}), model
+    needs_embeddings = cfg.strategy in ("cosine", "deg-rag") or (cfg.strategy in ENGINES and cfg.embed.enabled)
     if needs_embeddings:
         timed("embed", lambda: embed(db, cfg.embed, fastrp_dimensions=fastrp_dimensions))
     pairs, by_strategy, bands, oversized, links = 0, {}, {}, 0, 0
-    if cfg.strategy == "default":
+    scored = {}
+    if cfg.strategy in ENGINES:
         block_cfg = cfg.block if cfg.embed.enabled else cfg.block.model_copy(update={"strategies": tuple(
             s for s in cfg.block.strategies if s not in ("semantic", "kmeans"))})
         b = timed("block", lambda: block(db, run_id, block_cfg, focus=focus))
         ambiguity = load_ambiguity(db)  # one holder table for scoring and clustering alike
-        s = timed("score", lambda: score(db, run_id, cfg.score, ambiguity=ambiguity))
-        pairs, by_strategy, bands = b.pairs, b.pairs_by_strategy, s.bands
-        groups, oversized = timed("cluster", lambda: cluster(db, run_id, cfg.score, cfg.cluster, ambiguity))
+        pairs, by_strategy = b.pairs, b.pairs_by_strategy
+        if cfg.strategy == "rules":
+            bands = timed("score", lambda: score(db, run_id, cfg.score, ambiguity=ambiguity)).bands
+            groups, oversized = timed("cluster", lambda: cluster(db, run_id, cfg.score, cfg.cluster, ambiguity))
+        else:
+            s, model = timed("score", lambda: score_model(db, run_id, cfg.model, ambiguity, model=model))
+            bands = s.bands
+            groups, c = timed("cluster", lambda: cluster_scored(db, run_id, cfg.cluster))
+            scored = {"model_id": s.model_id, "model_trained": s.trained, "auto_threshold": s.auto_threshold,
+                      "expected_precision": s.expected_precision, "expected_recall": s.expected_recall,
+                      "refused": c.refused}
     elif cfg.strategy in ("exact", "exact-name"):
         exact = cfg.strategy == "exact"
         rule = "same upper-cased name and type" if exact else "same name"
@@ -206,22 +245,23 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
             db, run_id, cfg.block.k, cfg.baseline.deg_rag_target, cfg.block.kmeans_seed))
         by_strategy = {"kmeans": pairs}
     merged = 0
-    if cfg.mode == "synonym" and cfg.strategy == "default":
-        links = timed("link", lambda: link_groups(db, groups, run_id, method="rules", decided_by=who))
+    method = "model" if cfg.strategy == "default" else cfg.strategy
+    if cfg.mode == "synonym" and cfg.strategy in ENGINES:
+        links = timed("link", lambda: link_groups(db, groups, run_id, method=method, decided_by=who))
     else:
-        method = "rules" if cfg.strategy == "default" else cfg.strategy
         merged += timed("merge", lambda: apply_groups(db, groups, run_id, method=method, decided_by=who))
     stats = ResolveStats(run_id=run_id, strategy=cfg.strategy, mode=cfg.mode, passes=1, entities_before=before,
                          entities_after=db.count("Entity"), candidate_pairs=pairs, pairs_by_strategy=by_strategy,
                          bands=bands, groups=len(groups), merged_entities=merged, synonym_links=links,
-                         oversized_components=oversized, seconds=seconds)
+                         oversized_components=oversized, seconds=seconds, **scored)
     runs.finish(db, run_id, stats.model_dump_json())
-    return stats, sorted({g.canonical for g in groups})
+    return stats, sorted({g.canonical for g in groups}), model
 
 
 def _collapse(db: Database, cfg: ResolveConfig, run_id: str, decided_by: str) -> tuple[list[Group], int]:
     """Merge identical-name copies (kgres.collapse); return their groups and the copies left unmerged."""
-    groups, left = collapse(db, cfg.score, load_ambiguity(db), cfg.cluster.max_component, cfg.cluster.cohesion)
+    groups, left = collapse(db, cfg.score, load_ambiguity(db), cfg.cluster.max_component, cfg.cluster.cohesion,
+                            pairwise=cfg.strategy == "rules")
     apply_groups(db, groups, run_id, method="rules", decided_by=decided_by)
     if groups:
         db.replan()

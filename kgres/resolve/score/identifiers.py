@@ -1,5 +1,10 @@
-"""Identifiers in mentions' attributes: an ORCID, a Wikidata id, an ISBN, a URL... One identifier is
-one thing: equal values mean one entity, different values under one key mean two."""
+"""What mentions' ``attributes`` say: every (key, value) for the match model's attribute comparisons,
+and the identifiers among them (an ORCID, a Wikidata id, an ISBN...). One identifier is one thing:
+equal values mean one entity, different values under one key mean two.
+
+Contact details (email, URL, phone) identify too, but people and firms have several and extractors
+garble them: they are compared like other attributes (strong evidence when equal), never a
+cannot-link."""
 
 from __future__ import annotations
 
@@ -8,8 +13,36 @@ from collections.abc import Sequence
 
 # Attribute keys that identify a thing: equal values mean one entity, different values two.
 IDENTIFIER_KEYS = frozenset({"wikidata", "wikidata_id", "qid", "orcid", "isbn", "issn", "doi", "lei", "duns",
-                             "ticker", "cik", "email", "url", "website", "homepage", "freebase_id", "mid",
-                             "viaf", "gnd", "imdb_id", "external_id"})
+                             "ticker", "cik", "freebase_id", "mid", "viaf", "gnd", "imdb_id", "external_id"})
+# What importers keep about an extraction, not about the thing: never compared.
+METADATA_KEYS = frozenset({"frequency", "degree", "human_readable_id", "inferred_from", "rank", "community",
+                           "level", "node_degree", "source_id", "chunk_id", "weight", "clusters", "x", "y"})
+MAX_VALUES = 5  # values kept per attribute key and entity (a merged entity collects its mentions')
+
+
+def attribute_key(key: object) -> str:
+    """An attribute key as compared: trimmed, lower case, spaces and dashes as underscores."""
+    return str(key).strip().lower().replace(" ", "_").replace("-", "_")
+
+
+def attributes_of(attributes_json: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """(normalised key, value) of every scalar attribute in mentions' ``attributes_json``, at most
+    MAX_VALUES distinct values per key, sorted (nested values and empty strings are left out)."""
+    values: dict[str, set[str]] = {}
+    for raw in attributes_json:
+        try:
+            attrs = json.loads(raw)
+        except (TypeError, ValueError):
+            continue
+        if not isinstance(attrs, dict):
+            continue
+        for k, v in attrs.items():
+            if isinstance(v, bool) or not isinstance(v, (str, int, float)):
+                continue
+            text, key = str(v).strip(), attribute_key(k)
+            if text and key not in METADATA_KEYS:
+                values.setdefault(key, set()).add(text)
+    return tuple((k, v) for k in sorted(values) for v in sorted(values[k])[:MAX_VALUES])
 
 
 def identifiers_of(attributes_json: Sequence[str]) -> frozenset[tuple[str, str]]:
@@ -23,7 +56,7 @@ def identifiers_of(attributes_json: Sequence[str]) -> frozenset[tuple[str, str]]
         if not isinstance(attrs, dict):
             continue
         for k, v in attrs.items():
-            key = str(k).strip().lower()
+            key = attribute_key(k)
             if key in IDENTIFIER_KEYS and isinstance(v, (str, int)) and str(v).strip():
                 value = str(v).strip().lower()
                 if key in ("url", "website", "homepage"):

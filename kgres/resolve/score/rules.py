@@ -33,26 +33,18 @@ or the LLM judge decides.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
-from rapidfuzz.distance import JaroWinkler, Levenshtein
-from rapidfuzz.fuzz import token_set_ratio
 
 from kgres.resolve.ambiguity import Ambiguity
-from kgres.resolve.normalize import QUALIFIERS, STOP_WORDS, name_keys
-from kgres.resolve.score.identifiers import identifier_conflict, identifiers_of
+from kgres.resolve.score.constraints import RULE_CONSTRAINTS, name_conflict, pair_conflict
+from kgres.resolve.score.names import jaccard, name_similarity
+from kgres.resolve.score.sides import Semantic, Side
 
 Band = Literal["auto", "review", "reject"]
-SYNONYM_PREDICATES = frozenset({"same_as", "alias_of", "also_known_as", "aka", "known_as", "synonym_of",
-                                "abbreviation_of", "abbreviates", "acronym_of", "short_for", "renamed_to",
-                                "formerly_known_as", "related_to",
-                                # copulas: "X is Y" states identity or kind, not a relation between two things
-                                "be", "is", "are", "was", "were", "been", "be_supposed_to_be", "become",
-                                "becomes", "be_also", "be_call", "be_called", "be_know_as", "be_known_as"})
 
 
 class ScoreConfig(BaseModel):
@@ -75,71 +67,12 @@ class ScoreConfig(BaseModel):
 
 
 @dataclass(frozen=True)
-class Side:
-    """What compare needs to know about one entity."""
-
-    id: str
-    core: str
-    tokens: tuple[str, ...]
-    acronym: str | None
-    numbers: tuple[str, ...]
-    type: str | None
-    gender: str | None = None
-    neighbours: frozenset[str] = frozenset()
-    typed_neighbours: frozenset[str] = frozenset()  # "TYPE|name key" of each neighbour
-    identifiers: frozenset[tuple[str, str]] = frozenset()  # (key, value) from the mentions' attributes
-    aliases: tuple["Side", ...] = ()  # the other names a merged entity already carries
-
-    @classmethod
-    def from_row(cls, r: dict[str, Any]) -> "Side":
-        own = cls(id=r["id"], core=r["key_core"] or "", tokens=tuple(r["key_tokens"] or ()),
-                  acronym=r.get("key_acronym"), numbers=tuple(r["key_numbers"] or ()), type=r.get("norm_type"),
-                  gender=r.get("key_gender"), neighbours=frozenset(r.get("neighbours") or ()),
-                  typed_neighbours=frozenset(r.get("typed_neighbours") or ()),
-                  identifiers=identifiers_of(r.get("attributes") or ()))
-        others = []
-        for alias in sorted(set(r.get("aliases") or ()))[:MAX_ALIASES]:
-            k = name_keys(alias, r.get("norm_type"))
-            if k.core != own.core:
-                others.append(cls(id=r["id"], core=k.core, tokens=k.tokens, acronym=k.acronym, numbers=k.numbers,
-                                  type=own.type, gender=k.gender, neighbours=own.neighbours,
-                                  typed_neighbours=own.typed_neighbours, identifiers=own.identifiers))
-        return replace(own, aliases=tuple(others))
-
-    def names(self) -> tuple["Side", ...]:
-        return (self, *self.aliases)
-
-
-@dataclass(frozen=True)
-class Semantic:
-    """Embedding evidence for one pair (cosines in [-1, 1]; None when a vector is missing)."""
-
-    ego: float | None = None
-    neighbour: float | None = None
-    structural: float | None = None
-    same_chunk: bool = False
-
-    def signals(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"same_chunk": self.same_chunk}
-        for name, v in (("ego_cosine", self.ego), ("neighbour_cosine", self.neighbour),
-                        ("structural_cosine", self.structural)):
-            if v is not None:
-                out[name] = round(v, 4)
-        if self.ego is not None and self.neighbour is not None:
-            out["ego_neighbour"] = round((self.ego + self.neighbour) / 2, 4)
-        return out
-
-
-@dataclass(frozen=True)
 class PairScore:
     score: float
     band: Band
     known: bool
     cannot_link: str | None
     signals: dict[str, Any] = field(default_factory=dict)
-
-
-MAX_ALIASES = 20
 
 
 def compare(a: Side, b: Side, cfg: ScoreConfig = ScoreConfig(), not_same_as: bool = False,
@@ -179,33 +112,11 @@ def _compare_names(a: Side, b: Side, cfg: ScoreConfig, not_same_as: bool,
                    predicates_between: Sequence[str], ambiguity: Ambiguity | None = None) -> PairScore:
     """Score one pair of names."""
     signals: dict[str, Any] = {}
-    name, how = _name_similarity(a, b)
+    name, how = name_similarity(a, b)
     signals["name"], signals["name_rule"] = round(name, 4), how
-    person = a.type == "PERSON" and b.type == "PERSON"
-    reason = None
-    if a.numbers != b.numbers and (a.numbers or b.numbers):
-        reason = f"numbers differ: {' '.join(a.numbers) or '-'} vs {' '.join(b.numbers) or '-'}"
-    elif person and a.gender and b.gender and a.gender != b.gender:
-        reason = f"honorifics differ in gender: {a.gender} vs {b.gender}"
-    elif person and _qualifiers(a.tokens) != _qualifiers(b.tokens):
-        reason = (f"different qualifiers: {' '.join(sorted(_qualifiers(a.tokens))) or '-'} vs "
-                  f"{' '.join(sorted(_qualifiers(b.tokens))) or '-'}")
-    elif person and _given_names_conflict(a.tokens, b.tokens):
-        reason = f"different given names: {a.tokens[0]} vs {b.tokens[0]}"
-    elif person and _surnames_conflict(a.tokens, b.tokens):
-        reason = f"different surnames: {a.tokens[-1]} vs {b.tokens[-1]}"
-    elif conflict := identifier_conflict(a.identifiers, b.identifiers):
-        reason = f"identifiers differ: {conflict}"
-    elif a.type and b.type and a.type != b.type and a.core != b.core and not (a.identifiers & b.identifiers):
-        reason = f"types differ: {a.type} vs {b.type}"
-    elif not_same_as:
-        reason = "recorded NOT_SAME_AS"
-    else:
-        others = sorted({p for p in predicates_between if _pred(p) not in SYNONYM_PREDICATES})
-        if others:
-            reason = f"related by {', '.join(others)}: merging would create a self-loop"
-    signals["neighbour_jaccard"] = round(_jaccard(a.neighbours, b.neighbours), 4)
-    signals["typed_neighbour_jaccard"] = round(_jaccard(a.typed_neighbours, b.typed_neighbours), 4)
+    reason = name_conflict(a, b, RULE_CONSTRAINTS) or pair_conflict(not_same_as, predicates_between)
+    signals["neighbour_jaccard"] = round(jaccard(a.neighbours, b.neighbours), 4)
+    signals["typed_neighbour_jaccard"] = round(jaccard(a.typed_neighbours, b.typed_neighbours), 4)
     jacc = max(signals["neighbour_jaccard"], signals["typed_neighbour_jaccard"])
     signals["type"] = "same" if a.type == b.type else ("unknown" if not (a.type and b.type) else "different")
     known = how != "disjoint"
@@ -232,109 +143,3 @@ def _compare_names(a: Side, b: Side, cfg: ScoreConfig, not_same_as: bool,
     band: Band = "auto" if score >= cfg.auto_threshold else "review" if score >= cfg.review_threshold else "reject"
     return PairScore(score=round(score, 4), band=band, known=known or reason is not None, cannot_link=reason,
                      signals=signals)
-
-
-def _jaccard(x: frozenset[str], y: frozenset[str]) -> float:
-    union = x | y
-    return len(x & y) / len(union) if union else 0.0
-
-
-def _pred(p: str) -> str:
-    return p.strip().lower().replace(" ", "_").replace("-", "_")
-
-
-def _name_similarity(a: Side, b: Side) -> tuple[float, str]:
-    if a.core and a.core == b.core:
-        return 1.0, "same_key"
-    if _acronym_of(a, b) or _acronym_of(b, a):
-        return 0.92, "acronym"
-    sa, sb = set(a.tokens), set(b.tokens)
-    subset = bool(sa and sb) and (sa < sb or sb < sa)
-    if a.type == "PERSON" and b.type == "PERSON":
-        if subset and max(len(sa), len(sb)) <= 3 and _name_part(a.tokens, b.tokens) and _plain(a.core, b.core):
-            return 0.88, "person_subset"
-        if _initials_match(a.tokens, b.tokens):
-            return 0.88, "person_initials"
-    fuzzy = 0.5 * token_set_ratio(a.core, b.core) / 100 + 0.5 * JaroWinkler.similarity(a.core, b.core)
-    if not (sa & sb) and fuzzy < 0.85:
-        return fuzzy, "disjoint"
-    if subset:
-        # "Baker Street" in "Baker Street Irregulars", "The Dinner" in "The Dinner by the Fire": a word
-        # subset is a reason to look, never enough to merge on the name alone.
-        return min(fuzzy, 0.75), "subset"
-    if not _typo_variant(a.core.split(), b.core.split()):
-        # "a healthy diet" / "a healthy meal": close strings, different words. Review at most.
-        return min(fuzzy, 0.75), "fuzzy_words_differ"
-    return fuzzy, "typo"
-
-
-def _acronym_of(long_: Side, short: Side) -> bool:
-    """``short`` is written as an acronym ("LLMs", "AUR": its own acronym key) of multi-word ``long_``.
-    A lowercase word is not an acronym: "cf" is not "a comfort food"."""
-    return bool(long_.acronym and len(long_.tokens) >= 2 and len(short.tokens) == 1
-                and short.acronym == short.core == long_.acronym)
-
-
-def _typo_variant(a: list[str], b: list[str]) -> bool:
-    """Same words in the same order, each equal or a misspelling of the other ("sherlok"/"sherlock").
-    Words under six letters must match exactly: "cain"/"chain" and "earth"/"hearth" are different words.
-    A misspelling keeps its first letter (unless a letter there is non-ASCII, as in a transliterated
-    "Ødegaard"/"Odegaard"): "winner"/"dinner" are different words."""
-    if len(a) != len(b):
-        return False
-    return all(x == y or _unaccent(x) == _unaccent(y) or _misspelt(_unaccent(x), _unaccent(y)) for x, y in zip(a, b))
-
-
-def _misspelt(x: str, y: str) -> bool:
-    same_start = x[:1] == y[:1] or not (x[:1].isascii() and y[:1].isascii())
-    return same_start and min(len(x), len(y)) >= 6 and Levenshtein.normalized_similarity(x, y) >= 0.8
-
-
-def same_name_tokens(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
-    """Two multi-word names that can be one entity's spellings ("ada shannon" / "ada shnnon")."""
-    return _typo_variant(list(a), list(b))
-
-
-def _unaccent(word: str) -> str:
-    """Accents folded ("josé" -> "jose"), so transliterated and accented spellings compare equal."""
-    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
-
-
-def _plain(*cores: str) -> bool:
-    """No stop word in any core: "ragged men and boys" is a group of people, not a person's name."""
-    return not any(w in STOP_WORDS for c in cores for w in c.split())
-
-
-def _name_part(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
-    """The shorter person name is the longer one's given name(s) or surname, in place."""
-    short, long_ = (a, b) if len(a) < len(b) else (b, a)
-    return tuple(long_[:len(short)]) == short or tuple(long_[-len(short):]) == short
-
-
-def _qualifiers(tokens: tuple[str, ...]) -> frozenset[str]:
-    return frozenset(t for t in tokens if t in QUALIFIERS)
-
-
-def _initials_match(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
-    """Same surname, and each given name of the shorter is the other's or its initial ("j" ~ "john")."""
-    if len(a) < 2 or len(b) < 2 or a[-1] != b[-1] or len(a) != len(b):
-        return False
-    return all(x == y or (len(x) == 1 and y.startswith(x)) or (len(y) == 1 and x.startswith(y))
-               for x, y in zip(a[:-1], b[:-1]))
-
-
-def _surnames_conflict(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
-    """Two full names (2+ words each) whose surnames differ, and not by a typo: different people."""
-    if len(a) < 2 or len(b) < 2 or a[-1] == b[-1]:
-        return False
-    return not _typo_variant([a[-1]], [b[-1]])
-
-
-def _given_names_conflict(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
-    """Same surname, different given names that are neither initials nor spelling variants."""
-    if len(a) < 2 or len(b) < 2 or a[-1] != b[-1]:
-        return False
-    x, y = _unaccent(a[0]), _unaccent(b[0])
-    if x == y or (len(x) == 1 and y.startswith(x)) or (len(y) == 1 and x.startswith(y)):
-        return False
-    return JaroWinkler.similarity(x, y) < 0.9

@@ -1,33 +1,294 @@
-"""``score``: the rule scorer over a run's candidate pairs, page by page, in the database."""
+"""``score``: every candidate pair of a run gets a score, a band and the evidence behind them.
+
+Two scorers:
+
+- :func:`score_model` (the default strategy): comparison levels for every pair
+  (:mod:`~kgres.resolve.score.levels`), a match model trained on this graph or reused
+  (:mod:`~kgres.resolve.score.model`), match probabilities, and bands from probability thresholds:
+  ``auto`` where the model expects the band to be ``target_precision`` precise (never below
+  ``auto_floor``), ``review`` from ``review_probability``, ``reject`` below. A pair a constraint
+  forbids scores 0, band ``reject``, with the reason.
+- :func:`score` (``--strategy rules``): the rule table of :mod:`~kgres.resolve.score.rules`.
+
+Both read pairs in pages of entities (keyset paging) and write in one statement per page.
+"""
 
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 from pydantic import BaseModel
 
 from kgres.db import Database
+from kgres.errors import ConfigError
 from kgres.resolve.ambiguity import Ambiguity
-from kgres.resolve.score.rules import ScoreConfig, Semantic, Side, compare, same_name_tokens
+from kgres.resolve.score import training
+from kgres.resolve.score.constraints import conflict
+from kgres.resolve.score.levels import (ACRONYM, BANDS, NONE, NULL, OVERLAP_20, SAME_KEY, TYPO, Comparison, PairFrame,
+                                        TokenWeights, comparisons, name_of_level, tf_values, vectors)
+from kgres.resolve.score.model import MatchModel, auto_threshold, expected_quality, train
+from kgres.resolve.score.names import same_name_tokens
+from kgres.resolve.score.rules import ScoreConfig, compare
+from kgres.resolve.score.sides import Semantic, Side
+from kgres.resolve.score.store import comparisons_of, pinned_model, store
+from kgres.resolve.score.training import ModelConfig
+
+PAIRS_PER_ENTITY = 10
 
 
 class ScoreStats(BaseModel):
     run_id: str
     scored: int
     bands: dict[str, int]
+    model_id: str | None = None  # the match model (default strategy)
+    trained: bool = False  # this run trained it
+    auto_threshold: float | None = None  # probability
+    review_threshold: float | None = None
+    expected_precision: float | None = None  # the model's own estimate for the auto band
+    expected_recall: float | None = None
 
+
+# -- the match model --------------------------------------------------------------------------------
+
+@dataclass
+class Candidates:
+    """A run's candidate pairs as the model sees them: ids, comparison vectors, the values behind
+    term-frequency-adjusted levels, cannot-link reasons and the cosines (for the evidence)."""
+
+    a: list[str] = field(default_factory=list)
+    b: list[str] = field(default_factory=list)
+    gamma: list[np.ndarray] = field(default_factory=list)
+    tf: dict[tuple[int, int], str] = field(default_factory=dict)
+    conflict: list[str | None] = field(default_factory=list)
+    ego: list[float] = field(default_factory=list)
+    neighbour: list[float] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.a)
+
+    def matrix(self, k: int) -> np.ndarray:
+        return np.concatenate(self.gamma) if self.gamma else np.zeros((0, k), dtype=np.int8)
+
+    def tf_rows(self, k: int) -> list[list[str | None]]:
+        rows: list[list[str | None]] = [[None] * k for _ in range(len(self))]
+        for (i, j), v in self.tf.items():
+            rows[i][j] = v
+        return rows
+
+
+def collect(db: Database, run_id: str, comps: list[Comparison], ambiguity: Ambiguity | None,
+            tokens: TokenWeights | None = None, batch_size: int = 2000,
+            on_batch: Callable[[int], None] = lambda n: None) -> Candidates:
+    """Every unscored candidate pair of ``run_id``: comparison vectors computed a page at a time."""
+    out = Candidates()
+    after = ""
+    while page := db.read("resolve_score_page", run_id=run_id, after=after,
+                          limit=max(1, batch_size // PAIRS_PER_ENTITY)):
+        after = max(r["a"] for r in page)
+        sides = _Sides(db.read("resolve_score_sides", ids=sorted({r["a"] for r in page} | {r["b"] for r in page})))
+        pairs = [(sides.get(r["a"], r["b"]), sides.get(r["b"], r["a"])) for r in page]
+        frame = PairFrame.of(pairs, [r["ego"] for r in page], [r["neighbour"] for r in page],
+                             [r["same_chunk"] for r in page], ambiguity, tokens)
+        offset = len(out)
+        out.gamma.append(vectors(frame, comps))
+        for i, row in enumerate(tf_values(frame, comps)):
+            out.tf.update({(offset + i, k): v for k, v in enumerate(row) if v is not None})
+        for r, (x, y) in zip(page, pairs):
+            out.a.append(r["a"])
+            out.b.append(r["b"])
+            out.conflict.append(conflict(x, y, r["not_same_as"], r["predicates"]))
+            out.ego.append(r["ego"])
+            out.neighbour.append(r["neighbour"])
+        on_batch(len(page))
+    return out
+
+
+def score_model(db: Database, run_id: str, cfg: ModelConfig = ModelConfig(), ambiguity: Ambiguity | None = None,
+                model: MatchModel | None = None, batch_size: int = 2000,
+                on_batch: Callable[[int], None] = lambda n: None) -> tuple[ScoreStats, MatchModel]:
+    """Score ``run_id``'s candidate pairs with ``model``, or with the pinned model that fits the graph,
+    or with one trained here (see :class:`ModelConfig`); store the model with the run.
+
+    Raises:
+        ConfigError: ``train = "never"`` and no pinned model fits the graph.
+    """
+    ambiguity = ambiguity if ambiguity is not None else load_ambiguity(db)
+    trained = False
+    sample = None
+    if model is None:
+        sample = training.sample(db, cfg)
+        spec = training.attribute_spec(sample, cfg)
+        model = None if cfg.train == "always" else pinned_model(db, comparisons(spec))
+        if model is None and cfg.train == "never":
+            raise ConfigError("[resolve.model] train = \"never\" but no pinned model fits this graph's comparisons; "
+                              "run 'kgres model train' or 'kgres model import FILE'")
+    comps = comparisons_of(model) if model is not None else comparisons(spec)
+    tokens = model.tokens() if model is not None else training.token_weights(sample)
+    cands = collect(db, run_id, comps, ambiguity, tokens, batch_size, on_batch)
+    gamma = cands.matrix(len(comps))
+    if model is None:
+        model = fit(db, comps, gamma, cands.conflict, sample, cfg, ambiguity, tokens)
+        trained = True
+    tf_rows = cands.tf_rows(len(comps))
+    level_weights = model.weights(gamma, tf_rows)
+    weights, probs = model.predict(gamma, tf_rows)
+    vetoed = np.array([c is not None for c in cands.conflict], dtype=bool)
+    probs = np.where(vetoed, 0.0, probs)
+    t_auto = min(cfg.auto_ceiling, auto_threshold(probs[~vetoed], cfg.target_precision, cfg.auto_floor))
+    capped = weak_names(gamma, comps) & ~rare_agreements(model, cands, sample_entities(db, sample)) \
+        if cfg.name_required else np.zeros(len(gamma), dtype=bool)
+    t_review = min(cfg.review_probability, t_auto)
+    precision, recall = expected_quality(probs[~vetoed], t_auto)
+    bands = {"auto": 0, "review": 0, "reject": 0}
+    rows = []
+    for i in range(len(cands)):
+        band = "auto" if probs[i] >= t_auto and not capped[i] else \
+            "review" if probs[i] >= t_review and probs[i] > 0 else "reject"
+        bands[band] += 1
+        rows.append({"a": cands.a[i], "b": cands.b[i], "score": round(float(probs[i]), 6), "band": band,
+                     "match_weight": round(float(weights[i]), 4), "cannot_link": cands.conflict[i],
+                     "name_rule": name_of_level(comps[0].levels[gamma[i, 0]].name) if gamma[i, 0] != NULL else None,
+                     "signals_json": json.dumps(evidence(comps, gamma[i], cands.conflict[i], cands.ego[i],
+                                                         cands.neighbour[i], bool(capped[i]), level_weights[i]),
+                                                sort_keys=True)})
+        if len(rows) == batch_size:
+            db.write("resolve_score_write", rows=rows, run_id=run_id)
+            rows = []
+    if rows:
+        db.write("resolve_score_write", rows=rows, run_id=run_id)
+    if trained:
+        model.id, model.run_id = f"model-{uuid.uuid4().hex[:12]}", run_id
+    store(db, model, run_id, trained=trained, pinned=False, thresholds=(t_auto, t_review), quality=(precision, recall))
+    stats = ScoreStats(run_id=run_id, scored=len(cands), bands=bands, model_id=model.id, trained=trained,
+                       auto_threshold=round(t_auto, 6), review_threshold=round(t_review, 6),
+                       expected_precision=round(precision, 4), expected_recall=round(recall, 4))
+    return stats, model
+
+
+def fit(db: Database, comps: list[Comparison], gamma: np.ndarray, conflicts: list[str | None],
+        sample: training.Sample | None, cfg: ModelConfig, ambiguity: Ambiguity | None,
+        tokens: TokenWeights | None = None) -> MatchModel:
+    """Train a model on candidate pairs that no constraint forbids (a forbidden pair is decided, and
+    the model is only ever asked about the others), anchored by what is certain: people's and the
+    judge's decisions (:func:`training.labelled`) and the pairs :func:`silver` finds."""
+    sample = sample if sample is not None else training.sample(db, cfg)
+    tokens = tokens if tokens is not None else training.token_weights(sample)
+    u_random, tf = training.chance(sample, comps, cfg, ambiguity, tokens)
+    allowed = np.array([c is None for c in conflicts], dtype=bool)
+    free = gamma[allowed]
+    label_gamma, label_values = training.labelled(db, comps)
+    rows = np.concatenate([free, label_gamma]) if len(label_gamma) else free
+    labels = np.concatenate([np.where(silver(free, comps), 1.0, np.nan), label_values])
+    weights = np.concatenate([np.ones(len(free)), np.full(len(label_values), cfg.label_weight)])
+    model = train(rows, comps, u_random, labels, weights=weights, max_iterations=cfg.max_iterations)
+    model.labels = int(len(label_values))  # people's and the judge's
+    model.u_source = cfg.u_source if cfg.u_source != "auto" else \
+        "candidates" if len(free) >= cfg.min_pairs else "random"
+    n = max(2, sample.entities)
+    model.candidate_share = min(1.0, len(gamma) / (n * (n - 1) / 2)) if len(gamma) else 1.0
+    for c in model.comparisons:
+        if c.name in tf:
+            c.tf, c.tf_baseline = _bounded(tf[c.name][0]), tf[c.name][1]
+    model.token_weights, model.token_default = tokens.weights, tokens.default
+    return model
+
+
+def weak_names(gamma: np.ndarray, comps: list[Comparison]) -> np.ndarray:
+    """Pairs whose names say nothing, so they never auto-merge on other evidence alone:
+
+    - names that share no word or only common ones (``none``, ``overlap_20``) and whose texts do not
+      embed alike (cosine below 0.9);
+    - a short form several entities of the graph could carry ("Cratchit": Bob, Martha, Mrs.), unless
+      the two share a fifth of their neighbours or more (the old rules' context test): family
+      members share context too, so context alone does not place such a name.
+    """
+    k = {c.name: i for i, c in enumerate(comps)}
+    names, band = gamma[:, k["name"]] // BANDS, gamma[:, k["name"]] % BANDS
+    ambiguous = (gamma[:, k["short_form"]] == 2) & ~np.isin(gamma[:, k["neighbours"]], [0, 1])
+    return (np.isin(names, [NONE, OVERLAP_20]) & (band != 0)) | ambiguous
+
+
+RARE_VALUE = 10  # a value at most this many entities carry (as the sample estimates) identifies
+RARE_AGREEMENTS = 2  # ... and two of them agreeing identify a record, whatever its name says
+
+
+def rare_agreements(model: MatchModel, cands: Candidates, entities: int) -> np.ndarray:
+    """Pairs that agree exactly on at least two dates or codes few entities carry (a date of birth and
+    a tax number: a register's record, named by a clerk who misspelt or replaced the name), as
+    opposed to what a group shares (the album of twelve songs, its label and release date; a city)."""
+    counts = np.zeros(len(cands), dtype=np.int16)
+    weights = {k: c for k, c in enumerate(model.comparisons) if c.kind in ("date", "code") and c.tf}
+    for (i, k), value in cands.tf.items():
+        c = weights.get(k)
+        if c is not None:
+            share = c.tf.get(value, min(c.tf.values()) / 2)
+            counts[i] += share * entities <= RARE_VALUE  # about how many entities carry the value
+    return counts >= RARE_AGREEMENTS
+
+
+def sample_entities(db: Database, sample: training.Sample | None) -> int:
+    return sample.entities if sample is not None else db.count("Entity")
+
+
+def silver(gamma: np.ndarray, comps: list[Comparison]) -> np.ndarray:
+    """Pairs certain enough to anchor training as matches: the same name (or a spelling or an acronym
+    of it) that is not a short form several entities could carry, with no attribute that differs.
+    Without them, EM is free to call "match" whatever cluster of pairs is most alike (rooms of one
+    house, songs of one album) rather than what is one thing."""
+    names = {c.name: k for k, c in enumerate(comps)}
+    out = np.isin(gamma[:, names["name"]] // BANDS, [SAME_KEY, TYPO, ACRONYM])
+    out &= gamma[:, names["short_form"]] != 2  # not an ambiguous short form
+    for k, c in enumerate(comps):
+        if c.kind != "fixed":
+            out &= gamma[:, k] != len(c.levels) - 1
+    return out
+
+
+def _bounded(tf: dict[str, float], keep: int = 5000) -> dict[str, float]:
+    """The most common values' shares (a rare value's share defaults to half the rarest kept)."""
+    if len(tf) <= keep:
+        return tf
+    return dict(sorted(tf.items(), key=lambda t: (-t[1], t[0]))[:keep])
+
+
+def evidence(comps: list[Comparison], levels: np.ndarray, cannot_link: str | None, ego: float | None,
+             neighbour: float | None, capped: bool = False, weights: np.ndarray | None = None) -> dict[str, Any]:
+    """What a pair's ``signals_json`` keeps: its level per comparison and that level's weight (log2
+    Bayes factor, term-frequency adjusted: with the model's prior, the waterfall ``kgres explain
+    --pair`` prints), the name level as ``name_rule``, the cosines, a cannot-link reason, and
+    ``capped`` when its names say too little for it to auto-merge (:func:`weak_names`)."""
+    named = {c.name: c.levels[lv].name for c, lv in zip(comps, levels) if lv != NULL}
+    out: dict[str, Any] = {"levels": named, "name_rule": name_of_level(named["name"]) if "name" in named else None}
+    if weights is not None:
+        out["weights"] = {c.name: round(float(w), 4) for c, lv, w in zip(comps, levels, weights) if lv != NULL}
+    if ego is not None:
+        out["ego_cosine"] = round(ego, 4)
+    if neighbour is not None:
+        out["neighbour_cosine"] = round(neighbour, 4)
+    if cannot_link:
+        out["cannot_link"] = cannot_link
+    if capped:
+        out["capped"] = "the names say too little to merge without a decision"
+    return out
+
+
+# -- the rule scorer --------------------------------------------------------------------------------
 
 def score(db: Database, run_id: str, cfg: ScoreConfig = ScoreConfig(),
           on_batch: Callable[[int], None] = lambda n: None, ambiguity: Ambiguity | None = None) -> ScoreStats:
-    """Score every unscored CANDIDATE of ``run_id`` in pages; write score, band and signals on it.
+    """Score every unscored CANDIDATE of ``run_id`` with the rule table; write score, band and signals.
     ``ambiguity`` defaults to the graph's holder table (:func:`load_ambiguity`)."""
     ambiguity = ambiguity if ambiguity is not None else load_ambiguity(db)
     scored, bands = 0, {"auto": 0, "review": 0, "reject": 0}
     after = ""
     # Pages of entities, not of pairs: about PAIRS_PER_ENTITY candidates each, batch_size pairs a page.
-    while page := db.read("resolve_score_page", run_id=run_id, after=after, limit=max(1, cfg.batch_size // PAIRS_PER_ENTITY)):
+    while page := db.read("resolve_score_page", run_id=run_id, after=after,
+                          limit=max(1, cfg.batch_size // PAIRS_PER_ENTITY)):
         after = max(r["a"] for r in page)
         sides = _Sides(db.read("resolve_score_sides", ids=sorted({r["a"] for r in page} | {r["b"] for r in page})))
         rows = []
@@ -37,15 +298,13 @@ def score(db: Database, run_id: str, cfg: ScoreConfig = ScoreConfig(),
             s = compare(sides.get(r["a"], r["b"]), sides.get(r["b"], r["a"]), cfg, not_same_as=r["not_same_as"],
                         predicates_between=r["predicates"], semantic=sem, ambiguity=ambiguity)
             bands[s.band] += 1
-            rows.append({"a": r["a"], "b": r["b"], "score": s.score, "band": s.band,
+            rows.append({"a": r["a"], "b": r["b"], "score": s.score, "band": s.band, "match_weight": None,
+                         "name_rule": s.signals.get("name_rule"), "cannot_link": s.cannot_link,
                          "signals_json": json.dumps(s.signals, sort_keys=True)})
         db.write("resolve_score_write", rows=rows, run_id=run_id)
         scored += len(rows)
         on_batch(len(rows))
     return ScoreStats(run_id=run_id, scored=scored, bands=bands)
-
-
-PAIRS_PER_ENTITY = 10
 
 
 class _Sides:

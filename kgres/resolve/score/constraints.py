@@ -1,0 +1,212 @@
+"""Cannot-links: named reasons two entities may never be one, whatever any evidence says.
+
+A :class:`Constraint` is a name, a sentence, and a test over two names (:class:`Side`) that returns
+the reason in words, or None. The match model's probabilities never override one; clustering
+checks them between whole groups. Two lists, declared once:
+
+- :data:`MODEL_CONSTRAINTS`, what the match model honours;
+- :data:`RULE_CONSTRAINTS`, the rule scorer's (``--strategy rules``), kept as they were for
+  comparison: stricter on numbers and surnames, since the rule table has no way to weigh a near miss.
+
+Pair-level facts (a recorded ``NOT_SAME_AS``, a non-synonym relation between the two) are checked by
+:func:`pair_conflict` after the name constraints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from rapidfuzz.distance import JaroWinkler, Levenshtein
+
+from kgres.resolve.score.identifiers import identifier_conflict
+from kgres.resolve.score.names import (given_names_conflict, predicate_key, qualifiers, surnames_conflict,
+                                       unaccent)
+from kgres.resolve.score.sides import Side
+
+# Predicates that state identity or kind ("X is Y", "X aka Y"): a relation with one of them between
+# two entities does not keep them apart.
+SYNONYM_PREDICATES = frozenset({"same_as", "alias_of", "also_known_as", "aka", "known_as", "synonym_of",
+                                "abbreviation_of", "abbreviates", "acronym_of", "short_for", "renamed_to",
+                                "formerly_known_as", "related_to",
+                                "be", "is", "are", "was", "were", "been", "be_supposed_to_be", "become",
+                                "becomes", "be_also", "be_call", "be_called", "be_know_as", "be_known_as"})
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """A named cannot-link test over two names: the reason they are two things, or None."""
+
+    name: str
+    description: str
+    test: Callable[[Side, Side], str | None]
+
+    def __call__(self, a: Side, b: Side) -> str | None:
+        return self.test(a, b)
+
+
+def _persons(a: Side, b: Side) -> bool:
+    return a.type == "PERSON" and b.type == "PERSON"
+
+
+def _numbers_differ(a: Side, b: Side) -> str | None:
+    if a.numbers != b.numbers and (a.numbers or b.numbers):
+        return f"numbers differ: {' '.join(a.numbers) or '-'} vs {' '.join(b.numbers) or '-'}"
+    return None
+
+
+def _numbers_conflict(a: Side, b: Side) -> str | None:
+    x, y = set(a.numbers), set(b.numbers)
+    if x and y and not (x <= y or y <= x):
+        return f"numbers differ: {' '.join(a.numbers)} vs {' '.join(b.numbers)}"
+    return None
+
+
+def _gender(a: Side, b: Side) -> str | None:
+    if _persons(a, b) and a.gender and b.gender and a.gender != b.gender:
+        return f"honorifics differ in gender: {a.gender} vs {b.gender}"
+    return None
+
+
+def _title(a: Side, b: Side) -> str | None:
+    if _persons(a, b) and a.title and b.title and a.title != b.title:
+        return f"titles differ: {a.title} vs {b.title}"
+    return None
+
+
+def _qualifiers(a: Side, b: Side) -> str | None:
+    qa, qb = qualifiers(a.tokens), qualifiers(b.tokens)
+    if _persons(a, b) and qa != qb and not _records_agree(a, b):
+        return f"different qualifiers: {' '.join(sorted(qa)) or '-'} vs {' '.join(sorted(qb)) or '-'}"
+    return None
+
+
+def _given_names_strict(a: Side, b: Side) -> str | None:
+    if _persons(a, b) and given_names_conflict(a.tokens, b.tokens):
+        return f"different given names: {a.tokens[0]} vs {b.tokens[0]}"
+    return None
+
+
+# Records that agree on this many attributes (a date of birth and a postcode, say) are not told
+# apart by their names alone: a register's names carry typos, swaps and maiden names. The match
+# model weighs such a pair instead.
+RECORD_AGREEMENTS = 2
+
+
+def _records_agree(a: Side, b: Side) -> bool:
+    return a.agreements(b) >= RECORD_AGREEMENTS
+
+
+def _reordered(a: Side, b: Side) -> bool:
+    """The same words in another order, each equal or a spelling of the other (a record that swapped
+    given name and surname, with a typo: "Hannagan Mikhayla" / "Mikhvyla Hannagan")."""
+    if len(a.tokens) != len(b.tokens) or len(a.tokens) < 2:
+        return False
+    rest = [unaccent(t) for t in b.tokens]
+    for t in (unaccent(x) for x in a.tokens):
+        match = next((u for u in rest if u == t or (min(len(t), len(u)) >= 4 and
+                                                    Levenshtein.normalized_similarity(t, u) >= 0.7)), None)
+        if match is None:
+            return False
+        rest.remove(match)
+    return True
+
+
+def _given_names(a: Side, b: Side) -> str | None:
+    """As the strict rule, but a given name that starts the other ("Jon" / "Jonathan") is its short
+    form, the same words reordered are one name, and records that agree on two attributes are left
+    to the model."""
+    if not (_persons(a, b) and given_names_conflict(a.tokens, b.tokens)) or _reordered(a, b) or _records_agree(a, b):
+        return None
+    x, y = unaccent(a.tokens[0]), unaccent(b.tokens[0])
+    if len(x) >= 3 and len(y) >= 3 and (x.startswith(y) or y.startswith(x)):
+        return None
+    return f"different given names: {a.tokens[0]} vs {b.tokens[0]}"
+
+
+def _surnames_strict(a: Side, b: Side) -> str | None:
+    if _persons(a, b) and surnames_conflict(a.tokens, b.tokens):
+        return f"different surnames: {a.tokens[-1]} vs {b.tokens[-1]}"
+    return None
+
+
+def _surnames(a: Side, b: Side) -> str | None:
+    """Two full names whose surnames are different words, not spellings of one ("Smith" / "Smyth" is
+    a spelling, "Lovelace" / "Turing" is not), unless the two names are the same words in another
+    order, or records that agree on two attributes (left to the model)."""
+    if not (_persons(a, b) and len(a.tokens) >= 2 and len(b.tokens) >= 2) or a.tokens[-1] == b.tokens[-1]:
+        return None
+    if _reordered(a, b) or _records_agree(a, b):
+        return None
+    x, y = unaccent(a.tokens[-1]), unaccent(b.tokens[-1])
+    if JaroWinkler.similarity(x, y) >= 0.85:
+        return None
+    return f"different surnames: {a.tokens[-1]} vs {b.tokens[-1]}"
+
+
+def _identifiers(a: Side, b: Side) -> str | None:
+    conflict = identifier_conflict(a.identifiers, b.identifiers)
+    return f"identifiers differ: {conflict}" if conflict else None
+
+
+def _types(a: Side, b: Side) -> str | None:
+    if a.type and b.type and a.type != b.type and a.core != b.core and not (a.identifiers & b.identifiers):
+        return f"types differ: {a.type} vs {b.type}"
+    return None
+
+
+_NUMBERS = "numbers", "both names carry numbers and neither's include the other's (iPhone 7 / iPhone 8)"
+_GENDER = "gender", "persons whose honorifics differ in gender (Mr. / Mrs. Fezziwig)"
+_TITLE = "title", "persons with different occupational titles (Colonel / Professor Moriarty)"
+_QUALIFIERS = "qualifiers", "persons qualified differently (Young Scrooge / Scrooge, Marley's Ghost / Marley)"
+_GIVEN = "given_names", "one surname, different given names (Sherlock / Mycroft Holmes)"
+_SURNAMES = "surnames", "full names with different surnames (Ada Lovelace / Ada Turing)"
+_IDENTIFIERS = "identifiers", "different values of one identifier (orcid, wikidata, isbn...)"
+_TYPES = "types", "different types under different names (Baker Street GEO / Baker Street Irregulars ORG)"
+
+MODEL_CONSTRAINTS: tuple[Constraint, ...] = (
+    Constraint(*_NUMBERS, _numbers_conflict), Constraint(*_GENDER, _gender), Constraint(*_TITLE, _title),
+    Constraint(*_QUALIFIERS, _qualifiers), Constraint(*_GIVEN, _given_names), Constraint(*_SURNAMES, _surnames),
+    Constraint(*_IDENTIFIERS, _identifiers), Constraint(*_TYPES, _types))
+RULE_CONSTRAINTS: tuple[Constraint, ...] = (
+    Constraint(_NUMBERS[0], "names whose numbers differ at all (iPhone / iPhone 7)", _numbers_differ),
+    Constraint(*_GENDER, _gender), Constraint(*_QUALIFIERS, _qualifiers), Constraint(*_GIVEN, _given_names_strict),
+    Constraint(_SURNAMES[0], "full names whose surnames differ beyond a typo of six letters or more",
+               _surnames_strict),
+    Constraint(*_IDENTIFIERS, _identifiers), Constraint(*_TYPES, _types), Constraint(*_TITLE, _title))
+PAIR_CONSTRAINTS = (("not_same_as", "a recorded NOT_SAME_AS (a person or the LLM judge said: different)"),
+                    ("related", "a non-synonym relation between the two (merging would make a self-loop)"))
+
+
+def name_conflict(a: Side, b: Side, constraints: Sequence[Constraint] = MODEL_CONSTRAINTS) -> str | None:
+    """The first reason two names are two things, or None (one name each: see :func:`conflict`)."""
+    for c in constraints:
+        if (reason := c(a, b)) is not None:
+            return reason
+    return None
+
+
+def pair_conflict(not_same_as: bool, predicates_between: Sequence[str]) -> str | None:
+    """The pair-level cannot-links: a recorded NOT_SAME_AS, a non-synonym relation between the two."""
+    if not_same_as:
+        return "recorded NOT_SAME_AS"
+    others = sorted({p for p in predicates_between if predicate_key(p) not in SYNONYM_PREDICATES})
+    if others:
+        return f"related by {', '.join(others)}: merging would create a self-loop"
+    return None
+
+
+def conflict(a: Side, b: Side, not_same_as: bool = False, predicates_between: Sequence[str] = (),
+             constraints: Sequence[Constraint] = MODEL_CONSTRAINTS) -> str | None:
+    """Why two entities may never be one: any pair of their names (a merged entity carries several)
+    in conflict, or a pair-level fact; None when nothing forbids it."""
+    for x in a.names():
+        for y in b.names():
+            if (reason := name_conflict(x, y, constraints)) is not None:
+                return reason
+    return pair_conflict(not_same_as, predicates_between)
+
+
+def names() -> list[str]:
+    """Every constraint name, model's first (for docs, ``explain`` and tests)."""
+    return [c.name for c in MODEL_CONSTRAINTS] + [n for n, _ in PAIR_CONSTRAINTS]

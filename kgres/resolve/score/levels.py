@@ -1,0 +1,536 @@
+"""Comparison levels: for every candidate pair, one discrete level per comparison.
+
+A :class:`Comparison` is a name, ordered :class:`Level` s (strongest evidence first, the last is
+"nothing in common") and a function that, for a page of pairs (:class:`PairFrame`), returns one
+level index per pair, or -1 where the comparison says nothing (a value missing on either side:
+Fellegi-Sunter's *null* level, which neither adds nor subtracts weight).
+
+The fixed comparisons (:data:`FIXED`) cover the name, the embeddings, neighbours, types, numbers,
+descriptions and co-occurrence; :func:`attribute_comparison` adds one per attribute key present in the
+graph (``attr:dob``, ``attr:postcode``, ``attr:price``...), with date-, number-, code- and text-aware
+levels chosen from the values themselves (:func:`attribute_kind`). :func:`comparisons` lists the ones
+a graph gets; ``kgres explain --pair`` and the tests walk the same list.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from rapidfuzz.distance import DamerauLevenshtein, JaroWinkler, Levenshtein
+from rapidfuzz.fuzz import token_set_ratio
+
+from kgres.resolve.ambiguity import Ambiguity
+from kgres.resolve.score.names import acronym_of, initials_match, jaccard, name_part, plain, typo_variant, unaccent
+from kgres.resolve.score.sides import Side
+
+NULL = -1
+
+
+@dataclass(frozen=True)
+class Level:
+    """One level of a comparison: a name, what it means, the prior share of matching pairs at this
+    level (``m_prior``: what the model assumes before the graph's own pairs teach it; it weighs as a
+    few dozen pairs, so a large graph overrides it and a tiny one leans on it), and whether its
+    weight is adjusted by how common the shared value is (term frequency: two "John"s say less than
+    two "Ebenezer"s)."""
+
+    name: str
+    description: str
+    m_prior: float = 0.1
+    tf: bool = False
+    u_prior: float = 0.1  # the prior share of random pairs at this level (chance agreement)
+
+
+@dataclass
+class PairFrame:
+    """A page of pairs: both sides of each pair, and what the database measured about the pair."""
+
+    a: list[Side]
+    b: list[Side]
+    ego: np.ndarray  # text-embedding cosine, nan where a vector is missing
+    neighbour: np.ndarray  # context-embedding cosine, nan where missing (no neighbours)
+    same_chunk: np.ndarray  # bool: mentioned together in one chunk
+    ambiguity: Ambiguity | None = None
+    tokens: "TokenWeights | None" = None  # how much each shared name word says (None: all alike)
+    _name_cache: list[tuple[int, Side, Side]] | None = field(default=None, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.a)
+
+    @classmethod
+    def of(cls, pairs: Sequence[tuple[Side, Side]], ego: Sequence[float | None] | None = None,
+           neighbour: Sequence[float | None] | None = None, same_chunk: Sequence[bool] | None = None,
+           ambiguity: Ambiguity | None = None, tokens: "TokenWeights | None" = None) -> "PairFrame":
+        n = len(pairs)
+
+        def floats(v: Sequence[float | None] | None) -> np.ndarray:
+            return np.array([np.nan if x is None else x for x in v], dtype=np.float64) if v is not None \
+                else np.full(n, np.nan)
+
+        return cls(a=[p[0] for p in pairs], b=[p[1] for p in pairs], ego=floats(ego), neighbour=floats(neighbour),
+                   same_chunk=np.array(same_chunk if same_chunk is not None else [False] * n, dtype=bool),
+                   ambiguity=ambiguity, tokens=tokens)
+
+    def names(self) -> list[tuple[int, Side, Side]]:
+        """Per pair: the name level and the two names (of each side's names) that reached it."""
+        if self._name_cache is None:
+            weights = self.tokens or UNIFORM
+            self._name_cache = [best_names(x, y, weights) for x, y in zip(self.a, self.b)]
+        return self._name_cache
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A named, ordered list of levels and the function that assigns one to each pair of a page."""
+
+    name: str
+    description: str
+    levels: tuple[Level, ...]
+    compute: Callable[[PairFrame], np.ndarray] = field(compare=False, repr=False)
+    kind: str = "fixed"  # "fixed", or the attribute kind: "date", "number", "code", "text"
+    ordered: bool = True  # a level never says more for a match than the levels before it (training keeps it so)
+    grid: tuple[int, int] | None = None  # levels form a table, ordered down columns and along rows
+
+    def level_names(self) -> list[str]:
+        return [lv.name for lv in self.levels]
+
+
+# -- name -------------------------------------------------------------------------------------
+
+NAME_LEVELS = (
+    Level("same_key", "the same name once case, punctuation, honorifics and plurals are folded", 0.40, tf=True,
+          u_prior=0.002),
+    Level("typo", "the same words in the same order, each equal or misspelt", 0.12, u_prior=0.001),
+    Level("acronym", "one is written as the other's acronym (LLMs / Large Language Models)", 0.04, u_prior=0.0005),
+    Level("explained", "one name is the other plus words the longer one's own attributes carry (a maker, a brand: "
+          "Amber Waves Ale / Capitol City Amber Waves Ale, by Capitol City Brewing)", 0.06, u_prior=0.001),
+    Level("person_name", "a person's name and its given name, surname or initials (Holmes / Sherlock Holmes)",
+          0.14, u_prior=0.005),
+    Level("overlap_80", "words shared, weighted by rarity: 80% or more (reordered names, a common word added)", 0.10,
+          u_prior=0.003),
+    Level("overlap_60", "rarity-weighted words shared: 60% or more", 0.06, u_prior=0.005),
+    Level("overlap_40", "rarity-weighted words shared: 40% or more", 0.04, u_prior=0.01),
+    Level("overlap_20", "rarity-weighted words shared: 20% or more", 0.02, u_prior=0.03),
+    Level("none", "no word shared, or only common ones", 0.02, u_prior=0.9425),
+)
+SAME_KEY, TYPO, ACRONYM, EXPLAINED, PERSON_NAME, OVERLAP_80, OVERLAP_60, OVERLAP_40, OVERLAP_20, NONE = range(10)
+
+
+@dataclass(frozen=True)
+class TokenWeights:
+    """How much a shared word says: log(N / entities whose name holds it), from a sample of the graph.
+    Words the sample never saw twice weigh ``default`` (rare). "Ale", "feat", "interlude" weigh little;
+    "Hyundai", "Challenor" a lot."""
+
+    weights: dict[str, float] = field(default_factory=dict)
+    default: float = 1.0
+
+    def __call__(self, token: str) -> float:
+        return self.weights.get(token, self.default)
+
+    def overlap(self, a: Sequence[str], b: Sequence[str]) -> float:
+        """Weighted Jaccard of two names' words, a word and its misspelling counting as one (each
+        word of ``a`` pairs with at most one of ``b``: equal, or 4+ letters and 75% alike, a
+        transposition counting as one edit)."""
+        sa, sb = set(a), set(b)
+        shared, rest = 0.0, set(sb)
+        for w in sorted(sa, key=lambda w: -self(w)):
+            match = w if w in rest else next(
+                (v for v in sorted(rest) if min(len(w), len(v)) >= 4 and
+                 DamerauLevenshtein.normalized_similarity(unaccent(w), unaccent(v)) >= 0.75), None)
+            if match is not None:
+                rest.discard(match)
+                shared += min(self(w), self(match))
+        union = sum(self(w) for w in sa) + sum(self(w) for w in sb) - shared
+        return shared / union if union > 0 else 0.0
+
+
+UNIFORM = TokenWeights()
+
+
+def name_level(a: Side, b: Side, weights: TokenWeights = UNIFORM) -> int:
+    """The level of :data:`NAME_LEVELS` two names reach (pure)."""
+    if a.core and a.core == b.core:
+        return SAME_KEY
+    if typo_variant(a.core.split(), b.core.split()) or _spelt_alike(a.core, b.core):
+        return TYPO
+    if acronym_of(a, b) or acronym_of(b, a):
+        return ACRONYM
+    sa, sb = set(a.tokens), set(b.tokens)
+    if sa and sb and sa != sb and (sa < sb or sb < sa):
+        long_ = a if len(sa) > len(sb) else b
+        if (sa ^ sb) <= long_.attribute_words:
+            return EXPLAINED
+    if a.type == "PERSON" and b.type == "PERSON":
+        subset = bool(sa and sb) and (sa < sb or sb < sa)
+        if subset and max(len(sa), len(sb)) <= 3 and name_part(a.tokens, b.tokens) and plain(a.core, b.core):
+            return PERSON_NAME
+        if initials_match(a.tokens, b.tokens):
+            return PERSON_NAME
+    shared = weights.overlap(a.tokens, b.tokens)
+    for level, floor in ((OVERLAP_80, 0.8), (OVERLAP_60, 0.6), (OVERLAP_40, 0.4), (OVERLAP_20, 0.2)):
+        if shared >= floor:
+            return level
+    return NONE
+
+
+def _spelt_alike(x: str, y: str) -> bool:
+    """Two names of 8+ letters that are one spelling apart once spaces go ("ella crouch" / "ella
+    crou ch", "amber black well" / "ambre blackwell"): Jaro-Winkler >= 0.93 on the letters and the
+    same first letter."""
+    x, y = unaccent(x.replace(" ", "")), unaccent(y.replace(" ", ""))
+    return min(len(x), len(y)) >= 8 and x[:1] == y[:1] and JaroWinkler.similarity(x, y) >= 0.93
+
+
+def best_names(a: Side, b: Side, weights: TokenWeights = UNIFORM) -> tuple[int, Side, Side]:
+    """The strongest name level over every pair of the two entities' names (merged entities carry several)."""
+    best = (len(NAME_LEVELS), a, b)
+    for x in a.names():
+        for y in b.names():
+            lv = name_level(x, y, weights)
+            if lv < best[0]:
+                best = (lv, x, y)
+                if lv == SAME_KEY:
+                    return best
+    return best
+
+
+# The name and the text embedding are compared together: an entity's embedded text starts with its
+# name, so two identical names also embed alike, and counted apart they would count one agreement
+# twice (records without descriptions embed nothing but the name). Jointly, the model learns what a
+# same-name pair whose texts differ says, and what a pair of synonyms sharing no word but embedding
+# alike ("the Big Apple" / "New York City") says.
+COSINE_BANDS = ((0.9, "cos>=0.9", 0.35), (0.8, "cos>=0.8", 0.3), (-2.0, "cos<0.8", 0.25))
+COSINE_CHANCE, NO_VECTOR_CHANCE = (0.01, 0.04, 0.9), 0.05
+NO_VECTOR = ("no vector", 0.1)
+BANDS = len(COSINE_BANDS) + 1
+NAME_AND_TEXT_LEVELS = tuple(
+    Level(f"{n.name}, {band}", f"{n.description}; text embeddings {what}", n.m_prior * prior, tf=n.tf,
+          u_prior=n.u_prior * chance)
+    for n in NAME_LEVELS
+    for band, what, prior, chance in [(b, f"at cosine {b[4:]}" if b[3] != "<" else "at cosine below 0.8", p, c)
+                                      for (_, b, p), c in zip(COSINE_BANDS, COSINE_CHANCE)]
+    + [(NO_VECTOR[0], "missing", NO_VECTOR[1], NO_VECTOR_CHANCE)])
+
+
+def name_of_level(level: str) -> str:
+    """The name level of a joint name-and-text level ("same_key" of "same_key, cos>=0.9")."""
+    return level.split(", ", 1)[0]
+
+
+def _name(frame: PairFrame) -> np.ndarray:
+    names = np.fromiter((lv for lv, _, _ in frame.names()), dtype=np.int16, count=len(frame))
+    band = np.full(len(frame), len(COSINE_BANDS), dtype=np.int16)
+    for i in reversed(range(len(COSINE_BANDS))):
+        band[frame.ego >= COSINE_BANDS[i][0]] = i
+    band[np.isnan(frame.ego)] = len(COSINE_BANDS)
+    return (names * BANDS + band).astype(np.int8)
+
+
+SHORT_FORM_LEVELS = (
+    Level("unique", "a short form (surname, given name, initials, acronym) only the other side carries in the graph",
+          0.6, u_prior=0.3),
+    Level("dominant", "a short form several could carry, whose most-mentioned holder is the other side", 0.25,
+          u_prior=0.3),
+    Level("ambiguous", "a short form several entities of the graph could carry (Holmes: Sherlock or Mycroft?)",
+          0.15, u_prior=0.4),
+)
+_SHORT_RULES = {SAME_KEY: "same_key", ACRONYM: "acronym", PERSON_NAME: "person_subset"}
+
+
+def _short_form(frame: PairFrame) -> np.ndarray:
+    out = np.full(len(frame), NULL, dtype=np.int8)
+    if frame.ambiguity is None:
+        return out
+    for i, (lv, x, y) in enumerate(frame.names()):
+        if lv not in _SHORT_RULES:
+            continue
+        shared = "PERSON" if "PERSON" in (x.type, y.type) else x.type
+        rule = "person_initials" if lv == PERSON_NAME and initials_match(x.tokens, y.tokens) else _SHORT_RULES[lv]
+        v = frame.ambiguity.short_form(x.core, x.tokens, y.core, y.tokens, shared, rule)
+        if v is not None and (v.holders >= 2 or x.core != y.core):
+            out[i] = 0 if v.holders <= 1 else 1 if v.dominant_side else 2
+    return out
+
+
+# -- embeddings and context ---------------------------------------------------------------------
+
+def _bands(values: np.ndarray, cuts: Sequence[float]) -> np.ndarray:
+    """Level index by descending cut points (>= cuts[0] is 0 ...); NULL where the value is nan."""
+    out = np.full(len(values), len(cuts), dtype=np.int8)
+    for i in reversed(range(len(cuts))):
+        out[values >= cuts[i]] = i
+    out[np.isnan(values)] = NULL
+    return out
+
+
+def _banded(name: str, what: str, cuts: Sequence[float], attr: str, else_: str) -> Comparison:
+    # weakly informative: agreement is evidence; its absence (duplicates extracted from different
+    # chunks often have different neighbours) little evidence against
+    priors = [0.15] * len(cuts) + [0.15 * len(cuts) / 2]
+    chance = [0.5 ** (len(cuts) - i) for i in range(len(cuts) + 1)]
+    levels = tuple(Level(f">={c:g}", f"{what} >= {c:g}", p, u_prior=u) for c, p, u in zip(cuts, priors, chance)) + \
+        (Level(else_, f"{what} lower", priors[-1], u_prior=chance[-1]),)
+    return Comparison(name, what, levels, lambda f: _bands(getattr(f, attr), cuts))
+
+
+NEIGHBOUR_CUTS = (0.95, 0.85, 0.7, 0.5)
+
+
+def _neighbours(frame: PairFrame) -> np.ndarray:
+    out = np.full(len(frame), NULL, dtype=np.int8)
+    for i, (x, y) in enumerate(zip(frame.a, frame.b)):
+        if not (x.neighbours or x.typed_neighbours) or not (y.neighbours or y.typed_neighbours):
+            continue
+        j = max(jaccard(x.neighbours - {y.id}, y.neighbours - {x.id}),
+                jaccard(x.typed_neighbours, y.typed_neighbours))
+        out[i] = 0 if j >= 0.5 else 1 if j >= 0.2 else 2 if j > 0 else 3
+    return out
+
+
+def _types(frame: PairFrame) -> np.ndarray:
+    return np.fromiter((NULL if not (x.type and y.type) else 0 if x.type == y.type else 1
+                        for x, y in zip(frame.a, frame.b)), dtype=np.int8, count=len(frame))
+
+
+def _numbers(frame: PairFrame) -> np.ndarray:
+    def level(x: Side, y: Side) -> int:
+        nx, ny = set(x.numbers), set(y.numbers)
+        if not nx and not ny:
+            return NULL
+        if nx == ny:
+            return 0
+        return 1 if nx and ny else 2  # both carry numbers, one's within the other's; or one side only
+    return np.fromiter((level(x, y) for x, y in zip(frame.a, frame.b)), dtype=np.int8, count=len(frame))
+
+
+def _same_chunk(frame: PairFrame) -> np.ndarray:
+    return np.where(frame.same_chunk, 0, 1).astype(np.int8)
+
+
+def _description(frame: PairFrame) -> np.ndarray:
+    def level(x: Side, y: Side) -> int:
+        if not x.description or not y.description:
+            return NULL
+        s = token_set_ratio(x.description[:300].casefold(), y.description[:300].casefold()) / 100
+        return 0 if s >= 0.9 else 1 if s >= 0.7 else 2 if s >= 0.5 else 3
+    return np.fromiter((level(x, y) for x, y in zip(frame.a, frame.b)), dtype=np.int8, count=len(frame))
+
+
+FIXED: tuple[Comparison, ...] = (
+    Comparison("name", "how the two names compare (over every name each entity carries), together with how "
+               "alike their texts embed", NAME_AND_TEXT_LEVELS, _name, grid=(len(NAME_LEVELS), BANDS)),
+    Comparison("short_form", "whether the name link rests on a short form, and how many entities could carry it",
+               SHORT_FORM_LEVELS, _short_form),
+    _banded("neighbour_cosine", "cosine of what the two entities' neighbours talk about", NEIGHBOUR_CUTS,
+            "neighbour", "<0.5"),
+    Comparison("neighbours", "shared neighbours (Jaccard over neighbours or their type and name)", (
+        Level(">=0.5", "half their neighbours or more in common", 0.15, u_prior=0.02),
+        Level(">=0.2", "a fifth or more in common", 0.15, u_prior=0.05),
+        Level(">0", "some in common", 0.15, u_prior=0.13),
+        Level("none", "no neighbour in common", 0.55, u_prior=0.8)), _neighbours),
+    Comparison("type", "whether the two entities have one type", (
+        Level("same", "same type", 0.7, u_prior=0.4), Level("different", "different types", 0.3, u_prior=0.6)), _types),
+    Comparison("numbers", "the numbers in the names (model numbers, sequels, years)", (
+        Level("same", "the same numbers", 0.8, u_prior=0.2),
+        Level("contained", "one's numbers among the other's", 0.1, u_prior=0.1),
+        Level("one_side", "only one name carries numbers", 0.1, u_prior=0.7)), _numbers),
+    Comparison("description", "how alike the two descriptions read (token-set similarity)", (
+        Level(">=0.9", "nearly the same description", 0.1, u_prior=0.01),
+        Level(">=0.7", "much in common", 0.1, u_prior=0.05), Level(">=0.5", "some in common", 0.2, u_prior=0.2),
+        Level("<0.5", "little in common", 0.6, u_prior=0.74)), _description),
+    Comparison("same_chunk", "whether the two are mentioned together in one chunk", (
+        Level("yes", "mentioned in one chunk", 0.1, u_prior=0.05),
+        Level("no", "never in one chunk", 0.9, u_prior=0.95)),
+        _same_chunk,
+        ordered=False),
+)
+
+
+# -- attributes ---------------------------------------------------------------------------------
+
+_MONTHS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
+                                       "nov", "dec"), 1)}
+_ISO = re.compile(r"^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[T ].*)?$")
+_COMPACT = re.compile(r"^(1[5-9]\d\d|20\d\d)(\d\d)(\d\d)$")
+_DMY = re.compile(r"^(\d{1,2})[-/.](\d{1,2})[-/.](\d{2}|\d{4})$")
+_D_MON_Y = re.compile(r"^(\d{1,2})[- ]([a-z]{3})[a-z]*[- ,]+(\d{2}|\d{4})$")
+_MON_D_Y = re.compile(r"^([a-z]{3})[a-z]*\.? (\d{1,2}),? (\d{4})$")
+_NUMBER = re.compile(r"[-+]?\d+(?:[.,]\d+)?")
+_CLOCK = re.compile(r"^(\d{1,3}):(\d\d)$")
+
+
+def parse_date(value: str) -> tuple[int, int, int] | None:
+    """(year, month, day) of a date written in one of the common ways, or None."""
+    v = value.strip().casefold()
+    if m := _ISO.match(v):
+        y, mo, d = int(m[1]), int(m[2]), int(m[3])
+    elif m := _COMPACT.match(v):
+        y, mo, d = int(m[1]), int(m[2]), int(m[3])
+    elif m := _DMY.match(v):
+        d, mo, y = int(m[1]), int(m[2]), int(m[3])
+        y = y + (1900 if y >= 30 else 2000) if y < 100 else y
+    elif m := _D_MON_Y.match(v):
+        d, mo, y = int(m[1]), _MONTHS.get(m[2], 0), int(m[3])
+        y = y + (1900 if y >= 30 else 2000) if y < 100 else y
+    elif m := _MON_D_Y.match(v):
+        mo, d, y = _MONTHS.get(m[1], 0), int(m[2]), int(m[3])
+    else:
+        return None
+    if not (1 <= mo <= 12 and 1 <= d <= 31 and 1000 <= y <= 2999):
+        return None
+    return y, mo, d
+
+
+def parse_number(value: str) -> float | None:
+    """The quantity in a value ("$ 1.99", "8.70 %", "3:55" as seconds), or None."""
+    v = value.strip()
+    if m := _CLOCK.match(v):
+        return int(m[1]) * 60 + int(m[2])
+    found = _NUMBER.findall(v)
+    if len(found) != 1:
+        return None
+    try:
+        return float(found[0].replace(",", "."))
+    except ValueError:
+        return None
+
+
+def _code(value: str) -> str:
+    return re.sub(r"[^0-9a-z]", "", unaccent(value.casefold()))
+
+
+def attribute_kind(values: Sequence[str]) -> str:
+    """How a key's values compare, judged from a sample: "date", "number" (quantities with decimals,
+    units or currency), "code" (postcodes, ids, phone numbers, emails, URLs: one word with digits or
+    an address), or "text"."""
+    vals = [v for v in values if v.strip()][:500]
+    if not vals:
+        return "text"
+    share = lambda test: sum(1 for v in vals if test(v)) / len(vals)  # noqa: E731
+    if share(lambda v: parse_date(v) is not None) >= 0.8:
+        return "date"
+    if share(lambda v: parse_number(v) is not None) >= 0.8 and \
+            share(lambda v: bool(re.search(r"[.,:%$€£]\d|\d\s*[%$€£]|[$€£]", v))) >= 0.3:
+        return "number"
+    if share(lambda v: " " not in v.strip() and (any(c.isdigit() for c in v) or "@" in v or "://" in v)) >= 0.8 \
+            or share(lambda v: bool(re.fullmatch(r"[\d\s()+./-]{5,}", v.strip()))) >= 0.8:
+        return "code"
+    return "text"
+
+
+ATTRIBUTE_LEVELS = {
+    "date": (Level("exact", "the same date", 0.8, tf=True, u_prior=0.002),
+             Level("one_edit", "one digit apart, or day and month swapped", 0.12, u_prior=0.01),
+             Level("same_year", "the same year", 0.04, u_prior=0.03),
+             Level("different", "different dates", 0.04, u_prior=0.958)),
+    "number": (Level("exact", "the same quantity", 0.7, tf=True, u_prior=0.05),
+               Level("within_5%", "within 5% of each other", 0.15, u_prior=0.1),
+               Level("within_20%", "within 20%", 0.08, u_prior=0.2),
+               Level("different", "further apart", 0.07, u_prior=0.65)),
+    "code": (Level("exact", "the same code once punctuation goes", 0.8, tf=True, u_prior=0.005),
+             Level("one_edit", "one character apart", 0.1, u_prior=0.01),
+             Level("two_edits", "two characters apart", 0.04, u_prior=0.02),
+             Level("different", "different codes", 0.06, u_prior=0.965)),
+    "text": (Level("exact", "the same text once case and punctuation go", 0.7, tf=True, u_prior=0.02),
+             Level("close", "a spelling apart (Jaro-Winkler >= 0.92, or token-set >= 0.9)", 0.15, u_prior=0.02),
+             Level("partial", "words in common (token-set >= 0.6)", 0.08, u_prior=0.1),
+             Level("different", "different", 0.07, u_prior=0.86)),
+}
+
+
+def normalise_value(kind: str, value: str) -> str:
+    """The form in which exact matches (and term frequencies) of an attribute value are counted."""
+    if kind == "date":
+        d = parse_date(value)
+        return f"{d[0]:04d}{d[1]:02d}{d[2]:02d}" if d else _code(value)
+    if kind == "number":
+        n = parse_number(value)
+        return f"{n:g}" if n is not None else _code(value)
+    if kind == "code":
+        return _code(value)
+    return " ".join(re.sub(r"[^\w]+", " ", unaccent(value.casefold())).split())
+
+
+def attribute_level(kind: str, x: str, y: str) -> int:
+    """The level two values of one attribute reach (both normalised with :func:`normalise_value`)."""
+    if x == y:
+        return 0
+    if kind == "date":
+        if len(x) == 8 and len(y) == 8 and x.isdigit() and y.isdigit():
+            if Levenshtein.distance(x, y) <= 1 or (x[:4] == y[:4] and x[4:6] == y[6:8] and x[6:8] == y[4:6]):
+                return 1
+            return 2 if x[:4] == y[:4] else 3
+        return 3
+    if kind == "number":
+        try:
+            a, b = float(x), float(y)
+        except ValueError:
+            return 3
+        scale = max(abs(a), abs(b))
+        if scale == 0 or math.isnan(scale):
+            return 3
+        rel = abs(a - b) / scale
+        return 1 if rel <= 0.05 else 2 if rel <= 0.2 else 3
+    if kind == "code":
+        d = Levenshtein.distance(x, y, score_cutoff=2)
+        return 1 if d <= 1 else 2 if d <= 2 else 3
+    if JaroWinkler.similarity(x, y) >= 0.92 or token_set_ratio(x, y) >= 90:
+        return 1
+    return 2 if token_set_ratio(x, y) >= 60 else 3
+
+
+def attribute_comparison(key: str, kind: str) -> Comparison:
+    """The comparison of attribute ``key`` for values of ``kind``: the best level over the values
+    the two entities carry; NULL where either has none."""
+    def compute(frame: PairFrame) -> np.ndarray:
+        out = np.full(len(frame), NULL, dtype=np.int8)
+        for i, (x, y) in enumerate(zip(frame.a, frame.b)):
+            xs, ys = attribute_values(x, key, kind), attribute_values(y, key, kind)
+            if xs and ys:
+                out[i] = min(attribute_level(kind, u, v) for u in xs for v in ys)
+        return out
+
+    return Comparison(f"attr:{key}", f"attribute '{key}' ({kind})", ATTRIBUTE_LEVELS[kind], compute, kind=kind)
+
+
+def attribute_values(side: Side, key: str, kind: str) -> list[str]:
+    """The normalised values ``side`` carries for ``key`` (empty ones dropped)."""
+    return [n for k, v in side.attributes if k == key and (n := normalise_value(kind, v))]
+
+
+def comparisons(attributes: Sequence[tuple[str, str]] = ()) -> list[Comparison]:
+    """The comparisons of a graph: the fixed ones, then one per (attribute key, kind), in the order given."""
+    return [*FIXED, *(attribute_comparison(k, kind) for k, kind in attributes)]
+
+
+def vectors(frame: PairFrame, comps: Sequence[Comparison]) -> np.ndarray:
+    """The comparison vectors of a page: an int8 matrix, one row per pair, one column per comparison."""
+    if not len(frame):
+        return np.zeros((0, len(comps)), dtype=np.int8)
+    return np.stack([c.compute(frame) for c in comps], axis=1).astype(np.int8)
+
+
+def tf_values(frame: PairFrame, comps: Sequence[Comparison]) -> list[list[str | None]]:
+    """Per pair and comparison, the shared value behind a term-frequency-adjusted exact level (the
+    name key, the attribute value), else None."""
+    out: list[list[str | None]] = []
+    names = frame.names()
+    for i, (x, y) in enumerate(zip(frame.a, frame.b)):
+        row: list[str | None] = []
+        for c in comps:
+            if c.name == "name":
+                lv, nx, _ = names[i]
+                row.append(nx.core if lv == SAME_KEY else None)  # every band of same_key is TF-adjusted
+            elif c.kind != "fixed":
+                key = c.name.split(":", 1)[1]
+                shared = set(attribute_values(x, key, c.kind)) & set(attribute_values(y, key, c.kind))
+                row.append(min(shared) if shared else None)
+            else:
+                row.append(None)
+        out.append(row)
+    return out

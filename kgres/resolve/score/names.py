@@ -1,0 +1,122 @@
+"""How two names compare: the name rules shared by the rule scorer and the match model's ``name``
+comparison (same key, acronym, person name parts and initials, typo variants, word subsets), with
+the word-level tests behind them. Pure functions of name keys (:mod:`kgres.resolve.normalize`)."""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import TYPE_CHECKING
+
+from rapidfuzz.distance import JaroWinkler, Levenshtein
+from rapidfuzz.fuzz import token_set_ratio
+
+from kgres.resolve.normalize import QUALIFIERS, STOP_WORDS
+
+if TYPE_CHECKING:
+    from kgres.resolve.score.sides import Side
+
+
+def jaccard(x: frozenset[str], y: frozenset[str]) -> float:
+    union = x | y
+    return len(x & y) / len(union) if union else 0.0
+
+
+def predicate_key(p: str) -> str:
+    return p.strip().lower().replace(" ", "_").replace("-", "_")
+
+
+def name_similarity(a: Side, b: Side) -> tuple[float, str]:
+    if a.core and a.core == b.core:
+        return 1.0, "same_key"
+    if acronym_of(a, b) or acronym_of(b, a):
+        return 0.92, "acronym"
+    sa, sb = set(a.tokens), set(b.tokens)
+    subset = bool(sa and sb) and (sa < sb or sb < sa)
+    if a.type == "PERSON" and b.type == "PERSON":
+        if subset and max(len(sa), len(sb)) <= 3 and name_part(a.tokens, b.tokens) and plain(a.core, b.core):
+            return 0.88, "person_subset"
+        if initials_match(a.tokens, b.tokens):
+            return 0.88, "person_initials"
+    fuzzy = 0.5 * token_set_ratio(a.core, b.core) / 100 + 0.5 * JaroWinkler.similarity(a.core, b.core)
+    if not (sa & sb) and fuzzy < 0.85:
+        return fuzzy, "disjoint"
+    if subset:
+        # "Baker Street" in "Baker Street Irregulars", "The Dinner" in "The Dinner by the Fire": a word
+        # subset is a reason to look, never enough to merge on the name alone.
+        return min(fuzzy, 0.75), "subset"
+    if not typo_variant(a.core.split(), b.core.split()):
+        # "a healthy diet" / "a healthy meal": close strings, different words. Review at most.
+        return min(fuzzy, 0.75), "fuzzy_words_differ"
+    return fuzzy, "typo"
+
+
+def acronym_of(long_: Side, short: Side) -> bool:
+    """``short`` is written as an acronym ("LLMs", "AUR": its own acronym key) of multi-word ``long_``.
+    A lowercase word is not an acronym: "cf" is not "a comfort food"."""
+    return bool(long_.acronym and len(long_.tokens) >= 2 and len(short.tokens) == 1
+                and short.acronym == short.core == long_.acronym)
+
+
+def typo_variant(a: list[str], b: list[str]) -> bool:
+    """Same words in the same order, each equal or a misspelling of the other ("sherlok"/"sherlock").
+    Words under six letters must match exactly: "cain"/"chain" and "earth"/"hearth" are different words.
+    A misspelling keeps its first letter (unless a letter there is non-ASCII, as in a transliterated
+    "Ødegaard"/"Odegaard"): "winner"/"dinner" are different words."""
+    if len(a) != len(b):
+        return False
+    return all(x == y or unaccent(x) == unaccent(y) or misspelt(unaccent(x), unaccent(y)) for x, y in zip(a, b))
+
+
+def misspelt(x: str, y: str) -> bool:
+    same_start = x[:1] == y[:1] or not (x[:1].isascii() and y[:1].isascii())
+    return same_start and min(len(x), len(y)) >= 6 and Levenshtein.normalized_similarity(x, y) >= 0.8
+
+
+def same_name_tokens(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Two multi-word names that can be one entity's spellings ("ada shannon" / "ada shnnon")."""
+    return typo_variant(list(a), list(b))
+
+
+def unaccent(word: str) -> str:
+    """Accents folded ("josé" -> "jose"), so transliterated and accented spellings compare equal."""
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+
+
+def plain(*cores: str) -> bool:
+    """No stop word in any core: "ragged men and boys" is a group of people, not a person's name."""
+    return not any(w in STOP_WORDS for c in cores for w in c.split())
+
+
+def name_part(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """The shorter person name is the longer one's given name(s) or surname, in place."""
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return tuple(long_[:len(short)]) == short or tuple(long_[-len(short):]) == short
+
+
+def qualifiers(tokens: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(t for t in tokens if t in QUALIFIERS)
+
+
+def initials_match(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Same surname, and each given name of the shorter is the other's or its initial ("j" ~ "john")."""
+    if len(a) < 2 or len(b) < 2 or a[-1] != b[-1] or len(a) != len(b):
+        return False
+    return all(x == y or (len(x) == 1 and y.startswith(x)) or (len(y) == 1 and x.startswith(y))
+               for x, y in zip(a[:-1], b[:-1]))
+
+
+def surnames_conflict(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Two full names (2+ words each) whose surnames differ, and not by a typo: different people."""
+    if len(a) < 2 or len(b) < 2 or a[-1] == b[-1]:
+        return False
+    return not typo_variant([a[-1]], [b[-1]])
+
+
+def given_names_conflict(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Same surname, different given names that are neither initials nor spelling variants."""
+    if len(a) < 2 or len(b) < 2 or a[-1] != b[-1]:
+        return False
+    x, y = unaccent(a[0]), unaccent(b[0])
+    if x == y or (len(x) == 1 and y.startswith(x)) or (len(y) == 1 and x.startswith(y)):
+        return False
+    return JaroWinkler.similarity(x, y) < 0.9

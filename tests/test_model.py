@@ -1,0 +1,231 @@
+"""The match model: comparison levels, EM, constraints, decisions as labels, the waterfall, and the
+model commands, on the real database where the database is involved."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from kgres import ingest
+from kgres.cli import main
+from kgres.curate.explain import explain_pair
+from kgres.curate.review import decide
+from kgres.resolve import ResolveConfig, resolve
+from kgres.resolve.score import constraints, store
+from kgres.resolve.score.levels import (FIXED, NULL, PairFrame, attribute_comparison, attribute_kind, comparisons,
+                                        vectors)
+from kgres.resolve.score.model import MatchModel, probability, train
+from kgres.resolve.score.sides import Side
+from tests.graphs import write_jsonl
+
+# The declared levels, in order. A change here changes what stored models and labels mean: it must
+# be deliberate (and models trained before it will not fit the graph's comparisons any more).
+EXPECTED = {
+    "short_form": ["unique", "dominant", "ambiguous"],
+    "neighbour_cosine": [">=0.95", ">=0.85", ">=0.7", ">=0.5", "<0.5"],
+    "neighbours": [">=0.5", ">=0.2", ">0", "none"],
+    "type": ["same", "different"],
+    "numbers": ["same", "contained", "one_side"],
+    "description": [">=0.9", ">=0.7", ">=0.5", "<0.5"],
+    "same_chunk": ["yes", "no"],
+}
+NAMES = ["same_key", "typo", "acronym", "explained", "person_name", "overlap_80", "overlap_60", "overlap_40",
+         "overlap_20", "none"]
+
+
+def test_levels_are_declared_enumerable_and_stable():
+    comps = comparisons([("dob", "date"), ("price", "number"), ("postcode", "code"), ("city", "text")])
+    assert [c.name for c in comps] == ["name", *EXPECTED, "attr:dob", "attr:price", "attr:postcode", "attr:city"]
+    by_name = {c.name: c.level_names() for c in comps}
+    assert {k: by_name[k] for k in EXPECTED} == EXPECTED
+    assert by_name["name"] == [f"{n}, {b}" for n in NAMES for b in ("cos>=0.9", "cos>=0.8", "cos<0.8", "no vector")]
+    assert by_name["attr:dob"] == ["exact", "one_edit", "same_year", "different"]
+    for c in comps:  # every level is explained and has priors; names are unique within a comparison
+        assert len(set(c.level_names())) == len(c.levels) >= 2
+        assert all(lv.description and 0 < lv.m_prior and 0 < lv.u_prior for lv in c.levels)
+    assert constraints.names() == ["numbers", "gender", "title", "qualifiers", "given_names", "surnames",
+                                   "identifiers", "types", "not_same_as", "related"]
+    assert comparisons() == list(FIXED)
+
+
+def test_attribute_kinds_are_read_from_the_values():
+    assert attribute_kind(["1971-06-24", "19560409", "17-Mar-08", "March 17, 2008"]) == "date"
+    assert attribute_kind(["$ 1.99", "$ 12.00", "8.70 %"]) == "number"
+    assert attribute_kind(["2119", "3165", "213/857-0034", "ada@example.org"]) == "code"
+    assert attribute_kind(["london", "new york", "paris"]) == "text"
+
+
+def side(name: str, type_: str | None = "PERSON", **attrs: str) -> Side:
+    from kgres.resolve.normalize import name_keys
+
+    k = name_keys(name, type_)
+    row = {"id": name, "name": name, "key_core": k.core, "key_tokens": list(k.tokens), "key_acronym": k.acronym,
+           "key_numbers": list(k.numbers), "norm_type": k.norm_type, "key_gender": k.gender, "key_title": k.title,
+           "attributes": [json.dumps(attrs)] if attrs else []}
+    return Side.from_row(row)
+
+
+def test_a_page_of_pairs_gets_one_level_per_comparison():
+    comps = comparisons([("dob", "date")])
+    pairs = [(side("Sherlock Holmes", dob="1854-01-06"), side("Mr. Sherlock Holmes", dob="06/01/1854")),
+             (side("Sherlock Holmes", dob="1854-01-06"), side("Sherlock Holmez", dob="1855-01-06")),
+             (side("Large Language Models", "CONCEPT"), side("LLMs", "CONCEPT")),
+             (side("Ada Lovelace"), side("Charles Babbage"))]
+    frame = PairFrame.of(pairs, ego=[0.95, 0.85, 0.5, None])
+    gamma = vectors(frame, comps)
+    name = [comps[0].levels[g].name for g in gamma[:, 0]]
+    assert name == ["same_key, cos>=0.9", "typo, cos>=0.8", "acronym, cos<0.8", "none, no vector"]
+    dob = [comps[-1].levels[g].name if g != NULL else None for g in gamma[:, -1]]
+    assert dob == ["exact", "one_edit", None, None]  # a date is one date however it is written
+
+
+def test_em_recovers_known_m_and_u():
+    """Pairs drawn from a known two-class model: EM finds the share of matches and m and u again."""
+    comps = [attribute_comparison(k, "code") for k in ("a", "b", "c", "d")]
+    rng = np.random.default_rng(7)
+    true_m = [np.array(x) for x in ([0.7, 0.15, 0.1, 0.05], [0.6, 0.2, 0.1, 0.1], [0.8, 0.1, 0.05, 0.05],
+                                    [0.5, 0.3, 0.1, 0.1])]
+    true_u = [np.array(x) for x in ([0.05, 0.05, 0.1, 0.8], [0.02, 0.08, 0.2, 0.7], [0.1, 0.1, 0.1, 0.7],
+                                    [0.03, 0.07, 0.1, 0.8])]
+    n, share = 40_000, 0.3
+    match = rng.random(n) < share
+    gamma = np.stack([np.where(match, rng.choice(4, n, p=m), rng.choice(4, n, p=u))
+                      for m, u in zip(true_m, true_u)], axis=1).astype(np.int8)
+    gamma[rng.random(gamma.shape) < 0.1] = NULL  # a tenth of the values missing
+    model = train(gamma, comps, [np.full(4, 0.25)] * 4)
+    assert model.converged and abs(model.prior - share) < 0.02
+    for c, m, u in zip(model.comparisons, true_m, true_u):
+        assert np.abs(np.array(c.m) - m).max() < 0.03, (c.name, c.m, m)
+        assert np.abs(np.array(c.u) - u).max() < 0.03, (c.name, c.u, u)
+
+
+@pytest.mark.parametrize("a, b, reason", [
+    ("Sherlock Holmes", "Mycroft Holmes", "different given names"),
+    ("Mr. Fezziwig", "Mrs. Fezziwig", "honorifics differ in gender"),
+    ("Colonel Moran", "Professor Moran", "titles differ"),
+    ("Young Scrooge", "Scrooge", "different qualifiers"),
+    ("Ada Lovelace", "Ada Turing", "different surnames"),
+])
+def test_constraints_name_the_reason(a, b, reason):
+    assert (constraints.conflict(side(a), side(b)) or "").startswith(reason)
+
+
+def test_record_agreement_leaves_a_name_conflict_to_the_model():
+    """A register's records agreeing on a birth date and a tax number are not told apart by a replaced
+    given name; two people of a story with no records are."""
+    x = side("Caleb Challenor", dob="19560409", ssn="1804974")
+    y = side("Nathan Challenor", dob="19560409", ssn="1804974")
+    assert constraints.conflict(x, y) is None
+    assert constraints.conflict(side("Caleb Challenor"), side("Nathan Challenor")) is not None
+    assert constraints.conflict(side("Hannagan Mikhayla"), side("Mikhvyla Hannagan")) is None  # swapped, misspelt
+
+
+def story(tmp_path, extra: list[dict] | None = None):
+    recs = [{"kind": "chunk", "id": f"c{i}", "text": f"chunk {i}"} for i in range(1, 5)]
+    names = [("s1", "Sherlock Holmes"), ("s2", "Mr. Sherlock Holmes"), ("s3", "Sherlock"), ("s4", "Holmes"),
+             ("m1", "Mycroft Holmes"), ("w1", "John Watson"), ("w2", "Dr. Watson"), ("w3", "Watson"),
+             ("b1", "Baker Street"), ("p1", "Pall Mall")]
+    recs += [{"kind": "mention", "id": i, "name": n, "type": "GEO" if i[0] in "bp" else "PERSON",
+              "chunk_id": f"c{1 + k % 4}", "attributes": {"born": "1847"} if i in ("m1", "s1") else None}
+             for k, (i, n) in enumerate(names)]
+    recs += [{"kind": "triple", "subject": s, "predicate": "LIVES_AT", "object": "b1"} for s in ("s1", "s2", "w1")]
+    recs += [{"kind": "triple", "subject": "m1", "predicate": "MEMBER_OF", "object": "p1"}]
+    recs += extra or []
+    for r in recs:
+        if r.get("attributes") is None:
+            r.pop("attributes", None)
+    return write_jsonl(tmp_path / "story.jsonl", recs)
+
+
+def test_no_weight_overrides_a_constraint(db, tmp_path):
+    """A pinned model that calls every pair all but certain still never merges Sherlock with his
+    brother (a year of birth in common makes them a candidate pair): the cannot-link is checked before
+    any weight, and again between whole groups."""
+    ingest.ingest(db, "jsonl", story(tmp_path))
+    resolve(db)
+    model = store.load(db)
+    model.prior, model.u_source = 0.999999, "candidates"  # every pair all but certain before any evidence
+    for c in model.comparisons:  # ... and no level says otherwise
+        c.m = c.u = c.u_random = [1.0 / len(c.levels)] * len(c.levels)
+    store.import_model(db, model.to_json())
+    pinned = ResolveConfig.model_validate({"model": {"train": "never"}})
+    from kgres.resolve import merge
+
+    for run in db.run("MATCH (r:ResolutionRun) WHERE r.parent IS NULL RETURN r.id AS id ORDER BY r.started_at DESC"):
+        merge.rollback(db, run["id"])
+    resolve(db, pinned)
+    entity = {r["k"]: r["e"] for r in db.run("MATCH (m:Mention)-[:REFERS_TO]->(e) RETURN m.source_key AS k, e.id AS e")}
+    assert entity["s1"] != entity["m1"]
+    vetoed = db.run("MATCH ()-[c:CANDIDATE]->() WHERE c.cannot_link STARTS WITH 'different given names' "
+                    "RETURN c.score AS p, c.band AS band")
+    assert vetoed and all(r["p"] == 0 and r["band"] == "reject" for r in vetoed)
+
+
+def test_the_waterfall_sums_to_the_stored_probability(db, neo4j_env, tmp_path):
+    ingest.ingest(db, "jsonl", story(tmp_path))
+    stats = resolve(db, ResolveConfig(mode="synonym"))  # scored pairs between entities that stay
+    scored = db.run("MATCH (a:Entity)-[c:CANDIDATE]->(b:Entity) WHERE c.match_weight IS NOT NULL "
+                    "RETURN a.id AS a, b.id AS b, c.score AS p, c.match_weight AS w")
+    assert scored and stats.model_id
+    for r in scored:
+        ex = explain_pair(db, r["a"], r["b"])
+        assert ex.source == "stored" and ex.steps[0].step == "prior"
+        assert sum(s.log2 for s in ex.steps) == pytest.approx(ex.match_weight, abs=1e-3)
+        assert ex.match_weight == pytest.approx(r["w"], abs=2e-3)
+        assert ex.probability == pytest.approx(r["p"], abs=1e-3)
+        evidence = float(probability(np.array([ex.match_weight]))[0])
+        assert ex.probability == (0.0 if ex.cannot_link else pytest.approx(evidence, abs=1e-3))
+    out = CliRunner().invoke(main, ["explain", scored[0]["a"], "--pair", scored[0]["b"], "--json"],
+                             catch_exceptions=False)
+    assert out.exit_code == 0 and json.loads(out.output)["probability"] == pytest.approx(scored[0]["p"], abs=1e-3)
+    table = CliRunner().invoke(main, ["explain", scored[0]["a"], "--pair", scored[0]["b"]], catch_exceptions=False)
+    assert "prior" in table.output and "probability" in table.output
+
+
+def test_a_pair_no_run_scored_is_compared_as_the_graph_is_now(db, tmp_path):
+    ingest.ingest(db, "jsonl", story(tmp_path))
+    resolve(db)
+    ex = explain_pair(db, "Pall Mall", "Mycroft Holmes")
+    assert ex.source == "now" and ex.steps[0].step == "prior" and len(ex.steps) == 1 + len(store.load(db).comparisons)
+    assert ex.cannot_link and ex.cannot_link.startswith("types differ")
+
+
+def test_a_decision_changes_the_next_model(db, tmp_path):
+    ingest.ingest(db, "jsonl", story(tmp_path))
+    cfg = ResolveConfig()
+    first = store.train(db, cfg)
+    assert first.pinned and first.labels == 0
+    decide(db, "reject", "Sherlock", "Mycroft Holmes", reason="two brothers")
+    decide(db, "accept", "John Watson", "Watson")
+    labels = db.run("MATCH (l:PairLabel) RETURN l.label AS label, l.levels_json AS levels ORDER BY label")
+    assert [r["label"] for r in labels] == [False, True] and all(json.loads(r["levels"]) for r in labels)
+    second = store.train(db, cfg)
+    assert second.labels == 2 and second.id != first.id
+
+    def m_of(info, name):
+        return [lv.m for c in info.comparisons if c.name == name for lv in c.levels]
+
+    assert any(abs(a - b) > 1e-6 for a, b in zip(m_of(first, "name"), m_of(second, "name")))
+
+
+def test_model_commands_show_export_import(db, neo4j_env, tmp_path):
+    ingest.ingest(db, "jsonl", story(tmp_path))
+    resolve(db)
+    run = CliRunner()
+    shown = json.loads(run.invoke(main, ["model", "show", "--json"], catch_exceptions=False).output)
+    assert shown["comparisons"][0]["name"] == "name" and not shown["pinned"]
+    assert "weight" in run.invoke(main, ["model", "show"], catch_exceptions=False).output
+    path = tmp_path / "model.json"
+    assert run.invoke(main, ["model", "export", "-o", str(path)], catch_exceptions=False).exit_code == 0
+    imported = json.loads(run.invoke(main, ["model", "import", str(path), "--json"], catch_exceptions=False).output)
+    again = json.loads(run.invoke(main, ["model", "show", imported["id"], "--json"], catch_exceptions=False).output)
+    assert again["pinned"] and again["comparisons"] == shown["comparisons"]
+    MatchModel.from_json(path.read_text())
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"comparisons": [], "prior": 2}')
+    out = run.invoke(main, ["model", "import", str(bad)])
+    assert out.exit_code == 1 and "not a kgres match model" in out.stderr
+    assert run.invoke(main, ["model", "show", "model-nope"]).exit_code == 1
