@@ -32,7 +32,7 @@ EXPECTED = {
     "description": [">=0.9", ">=0.7", ">=0.5", "<0.5"],
     "same_chunk": ["yes", "no"],
 }
-NAMES = ["same_key", "typo", "acronym", "explained", "person_name", "overlap_80", "overlap_60", "overlap_40",
+NAMES = ["same_key", "typo", "legal_suffix", "acronym", "explained", "person_name", "overlap_80", "overlap_60", "overlap_40",
          "overlap_20", "none"]
 
 

@@ -10,7 +10,7 @@ from kgres import ingest
 from kgres.resolve import merge
 from kgres.errors import KgresError
 from kgres.resolve.embed import embed
-from kgres.resolve.normalize import normalize
+from kgres.resolve.normalize import name_keys, normalize
 from kgres.resolve import resolve
 from tests.graphs import (assert_aggregates_current, graph_state, assert_decisions_recorded,
                           assert_one_refers_to_per_mention, snapshot, write_jsonl)
@@ -289,3 +289,21 @@ def test_identifiers_in_attributes_keep_namesakes_apart(db, tmp_path):
     why = db.run("MATCH (:Entity)-[c:CANDIDATE]-(:Entity) WHERE c.signals_json CONTAINS 'identifiers differ' "
                  "RETURN count(c) AS n")[0]["n"]
     assert why > 0
+
+
+def test_legal_suffixes_match_by_default_as_evidence(db, tmp_path):
+    """"Acme Corporation", "ACME Corp." and "Acme, Inc." are one company with no setting changed: the
+    model weighs the level ``legal_suffix`` (the keys keep their suffixes). A company whose name only
+    shares a word stays apart."""
+    names = [("c1", "Acme Corporation"), ("c2", "ACME Corp."), ("c3", "Acme, Inc."), ("c4", "Acme Corporation"),
+             ("w1", "Acme Widgets"), ("i1", "Initech Ltd"), ("i2", "Initech"), ("g1", "Globex")]
+    recs = [{"kind": "mention", "id": i, "name": n, "type": "ORGANIZATION", "chunk_id": f"k{k}",
+             "description": "a company"} for k, (i, n) in enumerate(names)]
+    ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "orgs.jsonl", recs))
+    resolve(db)
+    assert groups(db) == {frozenset({"c1", "c2", "c3", "c4"}), frozenset({"i1", "i2"}), frozenset({"w1"}),
+                          frozenset({"g1"})}
+    rules = db.run("MATCH (a)-[c:CANDIDATE]-(b) WHERE a.name = 'Initech' AND b.name = 'Initech Ltd' "
+                   "RETURN c.name_rule AS rule")
+    assert {r["rule"] for r in rules} == {"legal_suffix"}
+    assert name_keys("ACME Corp.", "ORGANIZATION").core != name_keys("Acme, Inc.", "ORGANIZATION").core

@@ -24,6 +24,7 @@ from rapidfuzz.distance import DamerauLevenshtein, JaroWinkler, Levenshtein
 from rapidfuzz.fuzz import token_set_ratio
 
 from kgres.resolve.ambiguity import Ambiguity
+from kgres.resolve.normalize import LEGAL_SUFFIXES, singular
 from kgres.resolve.score.names import acronym_of, initials_match, jaccard, name_part, plain, typo_variant, unaccent
 from kgres.resolve.score.sides import Side
 
@@ -102,9 +103,11 @@ class Comparison:
 # -- name -------------------------------------------------------------------------------------
 
 NAME_LEVELS = (
-    Level("same_key", "the same name once case, punctuation, honorifics and plurals are folded", 0.40, tf=True,
+    Level("same_key", "the same name once case, punctuation, honorifics and plurals are folded", 0.37, tf=True,
           u_prior=0.002),
     Level("typo", "the same words in the same order, each equal or misspelt", 0.12, u_prior=0.001),
+    Level("legal_suffix", "the same name but for a legal suffix (Acme Corporation / ACME Corp. / Acme, Inc.)", 0.03,
+          u_prior=0.0005),
     Level("acronym", "one is written as the other's acronym (LLMs / Large Language Models)", 0.04, u_prior=0.0005),
     Level("explained", "one name is the other plus words the longer one's own attributes carry (a maker, a brand: "
           "Amber Waves Ale / Capitol City Amber Waves Ale, by Capitol City Brewing)", 0.06, u_prior=0.001),
@@ -115,9 +118,9 @@ NAME_LEVELS = (
     Level("overlap_60", "rarity-weighted words shared: 60% or more", 0.06, u_prior=0.005),
     Level("overlap_40", "rarity-weighted words shared: 40% or more", 0.04, u_prior=0.01),
     Level("overlap_20", "rarity-weighted words shared: 20% or more", 0.02, u_prior=0.03),
-    Level("none", "no word shared, or only common ones", 0.02, u_prior=0.9425),
+    Level("none", "no word shared, or only common ones", 0.02, u_prior=0.942),
 )
-SAME_KEY, TYPO, ACRONYM, EXPLAINED, PERSON_NAME, OVERLAP_80, OVERLAP_60, OVERLAP_40, OVERLAP_20, NONE = range(10)
+SAME_KEY, TYPO, LEGAL_SUFFIX, ACRONYM, EXPLAINED, PERSON_NAME, OVERLAP_80, OVERLAP_60, OVERLAP_40, OVERLAP_20, NONE = range(11)
 
 
 @dataclass(frozen=True)
@@ -158,6 +161,8 @@ def name_level(a: Side, b: Side, weights: TokenWeights = UNIFORM) -> int:
         return SAME_KEY
     if typo_variant(a.core.split(), b.core.split()) or _spelt_alike(a.core, b.core):
         return TYPO
+    if _without_legal_suffix(a) == _without_legal_suffix(b) and a.type in ORGANISATIONS and b.type in ORGANISATIONS:
+        return LEGAL_SUFFIX
     if acronym_of(a, b) or acronym_of(b, a):
         return ACRONYM
     sa, sb = set(a.tokens), set(b.tokens)
@@ -176,6 +181,18 @@ def name_level(a: Side, b: Side, weights: TokenWeights = UNIFORM) -> int:
         if shared >= floor:
             return level
     return NONE
+
+
+ORGANISATIONS = frozenset({None, "ORGANIZATION"})
+
+
+def _without_legal_suffix(side: Side) -> tuple[str, ...]:
+    """The name's words without the legal suffixes that end it ("acme corp" -> "acme"); the suffix is
+    evidence the model weighs, not part of a key: Acme Holdings and Acme Inc. may be two companies."""
+    tokens = side.tokens
+    while len(tokens) > 1 and singular(tokens[-1]) in LEGAL_SUFFIXES:
+        tokens = tokens[:-1]
+    return tokens
 
 
 def _spelt_alike(x: str, y: str) -> bool:

@@ -29,8 +29,8 @@ from kgres.errors import ConfigError
 from kgres.resolve.ambiguity import Ambiguity
 from kgres.resolve.score import training
 from kgres.resolve.score.constraints import conflict
-from kgres.resolve.score.levels import (ACRONYM, BANDS, NONE, NULL, OVERLAP_20, SAME_KEY, TYPO, Comparison, PairFrame,
-                                        TokenWeights, comparisons, name_of_level, tf_values, vectors)
+from kgres.resolve.score.levels import (ACRONYM, BANDS, LEGAL_SUFFIX, NONE, NULL, OVERLAP_20, SAME_KEY, TYPO,
+                                        Comparison, PairFrame, TokenWeights, comparisons, name_of_level, tf_values, vectors)
 from kgres.resolve.score.model import MatchModel, auto_threshold, expected_quality, train
 from kgres.resolve.score.names import same_name_tokens
 from kgres.resolve.score.rules import ScoreConfig, compare
@@ -241,7 +241,7 @@ def silver(gamma: np.ndarray, comps: list[Comparison]) -> np.ndarray:
     Without them, EM is free to call "match" whatever cluster of pairs is most alike (rooms of one
     house, songs of one album) rather than what is one thing."""
     names = {c.name: k for k, c in enumerate(comps)}
-    out = np.isin(gamma[:, names["name"]] // BANDS, [SAME_KEY, TYPO, ACRONYM])
+    out = np.isin(gamma[:, names["name"]] // BANDS, [SAME_KEY, TYPO, LEGAL_SUFFIX, ACRONYM])
     out &= gamma[:, names["short_form"]] != 2  # not an ambiguous short form
     for k, c in enumerate(comps):
         if c.kind != "fixed":
