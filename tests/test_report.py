@@ -62,6 +62,32 @@ def test_report_after_resolution(db, tmp_path):
     assert r.score_run == stats.run_id and sum(sum(v) for v in r.score_histogram.values()) == stats.candidate_pairs
 
 
+def test_report_shows_the_model_a_default_run_scored_with(db, tmp_path, neo4j_env):
+    """The latest default run's model: its expected precision and recall (those the run reported), and
+    in HTML one weight bar per comparison level, as the stored model has them."""
+    from click.testing import CliRunner
+
+    from kgres.cli import main
+    from kgres.report.html import render
+    from kgres.resolve.score.store import get, info
+
+    ingest.ingest(db, "jsonl", fixture(tmp_path))
+    stats = resolve(db)
+    r = report(db)
+    assert r.model is not None and r.model.id == stats.model_id
+    assert r.runs[0]["expected_precision"] == stats.expected_precision
+    assert r.runs[0]["expected_recall"] == stats.expected_recall
+    assert r.runs[0]["auto_threshold"] == stats.auto_threshold
+    levels = sum(len(c.levels) for c in info(get(db, stats.model_id)).comparisons)
+    page = render(r)
+    assert page.count("<rect") >= levels and "plot-weights" in page
+    assert all(f"{c.name}: {lv.level}" in page.replace("&gt;", ">").replace("&lt;", "<")
+               for c in r.model.comparisons for lv in c.levels)
+    out = CliRunner().invoke(main, ["report"], catch_exceptions=False)
+    assert out.exit_code == 0 and f"match model {stats.model_id}" in out.output
+    assert "resolution runs" in out.output
+
+
 def test_html_report_renders_in_headless_chromium(db, tmp_path):
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     if browser is None:
@@ -74,7 +100,7 @@ def test_html_report_renders_in_headless_chromium(db, tmp_path):
     assert "http://" not in page.read_text() and "https://" not in page.read_text()   # self-contained
     dom = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", page.as_uri()],
                          capture_output=True, text=True, timeout=120, check=True).stdout
-    for plot in ("plot-components", "plot-scores", "plot-sweep"):
+    for plot in ("plot-components", "plot-scores", "plot-sweep", "plot-weights"):
         assert f'id="{plot}"' in dom, plot
     assert dom.count("<rect") >= 5 and dom.count("<polyline") == 2
     shot = tmp_path / "report.png"

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from rich.table import Table
 
 from kgres.cli import App, json_option, main
+
+if TYPE_CHECKING:
+    from kgres.report.diagnostics import Report
 
 
 @main.group("eval")
@@ -157,6 +161,7 @@ def report_cmd(app: App, html_path: Path | None, gold_path: Path | None, limit: 
     app.out.print(f"entities {c['entities']:,} from {c['mentions']:,} mentions ({r.entity_reduction:.1%} fewer); "
                   f"relations {c['relations']:,} from {c['triples']:,} triples ({r.relation_reduction:.1%} fewer); "
                   f"{c['inferred_mentions']:,} inferred mentions; review backlog {c['review_pairs']:,}")
+    _print_runs(app, r)
     for title, rows, cols in (
             ("near-duplicates still separate", r.near_duplicates, ("a", "b", "score")),
             ("one name, several types", r.multi_type_names, ("key", "types", "entities")),
@@ -170,6 +175,26 @@ def report_cmd(app: App, html_path: Path | None, gold_path: Path | None, limit: 
                 tab.add_row(*(", ".join(map(str, v)) if isinstance(v, list) else
                               f"{v:.3f}" if isinstance(v, float) else str(v) for v in (row.get(k) for k in cols)))
             app.out.print(tab)
+
+
+def _print_runs(app: App, r: Report) -> None:
+    """Resolution runs, and the match model the latest one scored with and what it expects of itself."""
+    if r.runs:
+        t = Table(title="resolution runs, newest first")
+        for col in ("run", "strategy", "status", "entities", "merged", "expected P / R"):
+            t.add_column(col)
+        for run in r.runs[:10]:
+            before, after = run.get("entities_before"), run.get("entities_after")
+            p, rec = run.get("expected_precision"), run.get("expected_recall")
+            t.add_row(run["id"], str(run["strategy"]), str(run["status"]),
+                      f"{before:,} -> {after:,}" if before is not None and after is not None else "",
+                      f"{run.get('merged_entities', 0):,}", f"{p:.3f} / {rec:.3f}" if p is not None else "")
+        app.out.print(t)
+    m = r.model
+    if m is not None:
+        app.out.print(f"match model {m.id} ({'pinned, ' if m.pinned else ''}trained on {m.pairs:,} candidate pairs"
+                      f" and {m.labels} decided ones): auto band from p >= {m.auto_threshold}, expected precision "
+                      f"{m.expected_precision}, expected recall {m.expected_recall} (kgres model show {m.id})")
 
 
 @eval_group.command("answers")

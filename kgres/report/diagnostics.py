@@ -13,6 +13,7 @@ from pydantic import BaseModel
 
 from kgres.db import Database
 from kgres.db.gds import projection
+from kgres.resolve.score.store import ModelInfo, info
 from kgres.schema import Layer
 
 SIZE_BUCKETS = ("1", "2", "3-4", "5-8", "9-16", "17-64", "65-256", "257+")
@@ -69,6 +70,7 @@ class Report(BaseModel):
     score_run: str | None
     reflection_histogram: list[int] = []   # reflected triples per 0.1 score bucket
     filtered_triples: list[dict[str, Any]] = []
+    model: ModelInfo | None = None  # the match model the latest default run scored with
 
 
 def report(db: Database, limit: int = 20) -> Report:
@@ -81,6 +83,7 @@ def report(db: Database, limit: int = 20) -> Report:
         for r in db.read("report_scores", run_id=latest):
             hist.setdefault(r["band"], [0] * 20)[r["bucket"]] += r["pairs"]
     mentions, triples = counts["mentions"], counts["triples"]
+    model_id = next((r["model_id"] for r in runs if r.get("model_id")), None)
     return Report(
         counts=counts,
         entity_reduction=round(1 - counts["entities"] / mentions, 4) if mentions else 0.0,
@@ -92,7 +95,13 @@ def report(db: Database, limit: int = 20) -> Report:
         self_loops=db.read("report_self_loops", limit=limit),
         weak_groups=db.read("report_weak_groups", limit=limit),
         score_histogram=hist, score_run=latest, reflection_histogram=_reflection(db),
-        filtered_triples=db.read("report_filtered", limit=limit))
+        filtered_triples=db.read("report_filtered", limit=limit),
+        model=_model(db, model_id) if model_id else None)
+
+
+def _model(db: Database, model_id: str) -> ModelInfo | None:
+    rows = db.read("resolve_model_get", id=model_id, pinned=False, limit=1)
+    return info(rows[0]) if rows else None  # None: deleted since
 
 
 def _reflection(db: Database) -> list[int]:
@@ -112,4 +121,8 @@ def _run(r: dict[str, Any]) -> dict[str, Any]:
         for k in ("merged_entities", "synonym_links", "candidate_pairs"):
             if any(k in p for p in passes):
                 out[k] = sum(p.get(k, 0) for p in passes)
+        for k in ("model_id", "auto_threshold", "expected_precision", "expected_recall"):  # the first scored pass's
+            v = next((p[k] for p in passes if p.get(k) is not None), None)
+            if v is not None:
+                out[k] = v
     return out

@@ -7,9 +7,10 @@ from typing import Any
 
 from kgres.evaluate.sweep import SweepPoint
 from kgres.report.diagnostics import SIZE_BUCKETS, Report
+from kgres.resolve.score.store import ModelInfo
 
 COLOURS = {"before": "#9aa5b1", "after": "#2f6fde", "auto": "#1b9e77", "review": "#e6ab02", "reject": "#b3b3b3",
-           "precision": "#d95f02", "recall": "#2f6fde"}
+           "precision": "#d95f02", "recall": "#2f6fde", "for": "#1b9e77", "against": "#d95f02"}
 W, H, PAD = 560, 220, 36
 
 
@@ -27,6 +28,13 @@ def render(r: Report, sweep: list[SweepPoint] | None = None, window: tuple[float
         parts += [f"<h2>Candidate scores of {escape(r.score_run or '')}</h2>",
                   _bars("plot-scores", "Candidate pairs per score, by band", labels,
                         {b: r.score_histogram[b] for b in bands}, [COLOURS[b] for b in bands], stacked=True)]
+    if r.model is not None:
+        m = r.model
+        parts += [f"<h2>Match model {escape(m.id)}</h2><p>Trained on {m.pairs:,} candidate pairs and {m.labels} "
+                  f"decided ones; auto band from p &ge; {_fmt(m.auto_threshold)}, expected precision "
+                  f"{_fmt(m.expected_precision)}, expected recall {_fmt(m.expected_recall)}. Each level adds "
+                  f"log2(m/u) to a pair's match weight, which starts at the prior ({m.prior_weight:+.2f}).</p>",
+                  _weights(m)]
     if sweep:
         parts += ["<h2>Threshold sweep against gold</h2>", _sweep(sweep, window)]
     if r.reflection_histogram:
@@ -149,4 +157,28 @@ def _sweep(points: list[SweepPoint], window: tuple[float, float] | None) -> str:
         out.append(f"<text x='{x(p.threshold):.1f}' y='{H + 14}' font-size='10' text-anchor='middle'>"
                    f"{p.threshold:.2f}</text>")
     out += _legend(["precision", "recall"], [COLOURS["precision"], COLOURS["recall"]])
+    return "".join(out) + "</svg>"
+
+
+def _weights(m: ModelInfo) -> str:
+    """One horizontal bar per comparison level: its weight log2(m/u), for (right) or against (left)."""
+    rows = [(c.name, lv.level, lv.weight) for c in m.comparisons for lv in c.levels]
+    row_h, label_w = 13, 230
+    peak = max((abs(w) for _, _, w in rows), default=1.0) or 1.0
+    half = (W - label_w - PAD) / 2
+    zero = label_w + half
+    height = 30 + row_h * len(rows)
+    out = [f"<svg id='plot-weights' class='plot' width='{W}' height='{height}' role='img' "
+           "aria-label='match weights'><title>Match weight of each comparison level</title>",
+           "<text x='0' y='14' font-size='13'>Match weight of each comparison level, log2(m/u)</text>",
+           f"<line x1='{zero:.1f}' y1='22' x2='{zero:.1f}' y2='{height}' stroke='#333'/>"]
+    for i, (comparison, level, w) in enumerate(rows):
+        y = 24 + i * row_h
+        width = abs(w) / peak * half
+        x = zero if w >= 0 else zero - width
+        colour = COLOURS["for"] if w >= 0 else COLOURS["against"]
+        out.append(f"<text x='{label_w - 6}' y='{y + 10}' font-size='10' text-anchor='end'>"
+                   f"{escape(comparison)}: {escape(level)}</text>"
+                   f"<rect x='{x:.1f}' y='{y + 1}' width='{max(width, 0.5):.1f}' height='{row_h - 3}' fill='{colour}'>"
+                   f"<title>{escape(comparison)} {escape(level)}: {w:+.2f}</title></rect>")
     return "".join(out) + "</svg>"
