@@ -97,16 +97,21 @@ def run_strategy(db: Database, d: datasets.Dataset, strategy: str, log: Callable
 
 def splink_row(d: datasets.Dataset) -> list | None:
     """Splink on the same records (tabular sets), or None when it is not installed or does not apply."""
-    try:
-        from bench.splink_baseline import run as splink
-    except ImportError:
+    import importlib.util
+
+    if importlib.util.find_spec("splink") is None:
+        print("splink is not installed: pip install -e '.[bench]'", file=sys.stderr)
         return None
+    from bench.splink_baseline import THRESHOLD as splink_threshold
+    from bench.splink_baseline import run as splink
+
     out = splink(d)
     if out is None:
         return None
     pred, secs = out
     s = score(d, pred)
-    return [d.name, "splink", s["p"], s["r"], s["f1"], s["b3"], s["fp"], "", secs]
+    return [d.name, "splink", s["p"], s["r"], s["f1"], s["b3"], s["fp"], f"clusters at p >= {splink_threshold}",
+            round(secs, 1)]
 
 
 def main() -> None:
