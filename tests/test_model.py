@@ -15,7 +15,8 @@ from kgres.curate.explain import explain_pair
 from kgres.curate.review import decide
 from kgres.resolve import ResolveConfig, resolve
 from kgres.resolve.score import constraints, store
-from kgres.resolve.score.levels import (FIXED, NULL, PairFrame, attribute_comparison, attribute_kind, comparisons,
+from kgres.resolve.score.levels import (FIXED, NULL, PairFrame, attribute_comparison, attribute_kind,
+                                        attribute_level, comparisons,
                                         vectors)
 from kgres.resolve.score.model import MatchModel, probability, train
 from kgres.resolve.score.sides import Side
@@ -42,7 +43,7 @@ def test_levels_are_declared_enumerable_and_stable():
     by_name = {c.name: c.level_names() for c in comps}
     assert {k: by_name[k] for k in EXPECTED} == EXPECTED
     assert by_name["name"] == [f"{n}, {b}" for n in NAMES for b in ("cos>=0.9", "cos>=0.8", "cos<0.8", "no vector")]
-    assert by_name["attr:dob"] == ["exact", "one_edit", "same_year", "different"]
+    assert by_name["attr:dob"] == ["exact", "one_edit", "within_month", "within_year", "within_10_years", "different"]
     for c in comps:  # every level is explained and has priors; names are unique within a comparison
         assert len(set(c.level_names())) == len(c.levels) >= 2
         assert all(lv.description and 0 < lv.m_prior and 0 < lv.u_prior for lv in c.levels)
@@ -82,6 +83,17 @@ def test_a_page_of_pairs_gets_one_level_per_comparison():
     assert dob == ["exact", "one_edit", None, None]  # a date is one date however it is written
 
 
+@pytest.mark.parametrize("x, y, level", [
+    ("19710624", "19710624", "exact"), ("19710624", "19710524", "one_edit"), ("19710624", "19712406", "one_edit"),
+    ("19921120", "19921205", "within_month"), ("19770913", "19760915", "within_year"),
+    ("19741005", "19841003", "within_10_years"), ("19100101", "19850101", "different"),
+    ("19710231", "19711230", "within_year"),  # not a real date: the year still compares
+])
+def test_dates_compare_by_how_far_apart_they_are(x, y, level):
+    c = attribute_comparison("dob", "date")
+    assert c.levels[attribute_level("date", x, y)].name == level
+
+
 def test_em_recovers_known_m_and_u():
     """Pairs drawn from a known two-class model: EM finds the share of matches and m and u again."""
     comps = [attribute_comparison(k, "code") for k in ("a", "b", "c", "d")]
@@ -108,6 +120,7 @@ def test_em_recovers_known_m_and_u():
     ("Colonel Moran", "Professor Moran", "titles differ"),
     ("Young Scrooge", "Scrooge", "different qualifiers"),
     ("Ada Lovelace", "Ada Turing", "different surnames"),
+    ("Robert Smith", "Robert Jones", "different surnames"),
 ])
 def test_constraints_name_the_reason(a, b, reason):
     assert (constraints.conflict(side(a), side(b)) or "").startswith(reason)
@@ -121,6 +134,13 @@ def test_record_agreement_leaves_a_name_conflict_to_the_model():
     assert constraints.conflict(x, y) is None
     assert constraints.conflict(side("Caleb Challenor"), side("Nathan Challenor")) is not None
     assert constraints.conflict(side("Hannagan Mikhayla"), side("Mikhvyla Hannagan")) is None  # swapped, misspelt
+
+
+@pytest.mark.parametrize("a, b", [("Robert Alan", "Robert Allen"), ("Ellie Ellis", "Ellie Eislls"),
+                                  ("Freddie Holmes", "Freddie Hsmel")])
+def test_a_mistyped_surname_is_left_to_the_model(a, b):
+    """Keystrokes slipped or letters shuffled make no different person: the name level weighs it."""
+    assert constraints.conflict(side(a), side(b)) is None
 
 
 def story(tmp_path, extra: list[dict] | None = None):

@@ -14,10 +14,11 @@ Pair-level facts (a recorded ``NOT_SAME_AS``, a non-synonym relation between the
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from rapidfuzz.distance import JaroWinkler, Levenshtein
+from rapidfuzz.distance import DamerauLevenshtein, JaroWinkler, Levenshtein
 
 from kgres.resolve.score.identifiers import identifier_conflict
 from kgres.resolve.score.names import (given_names_conflict, predicate_key, qualifiers, surnames_conflict,
@@ -138,10 +139,24 @@ def _surnames(a: Side, b: Side) -> str | None:
         return None
     if _reordered(a, b) or _records_agree(a, b):
         return None
-    x, y = unaccent(a.tokens[-1]), unaccent(b.tokens[-1])
-    if JaroWinkler.similarity(x, y) >= 0.85:
+    if _spelling_of(unaccent(a.tokens[-1]), unaccent(b.tokens[-1])):
         return None
     return f"different surnames: {a.tokens[-1]} vs {b.tokens[-1]}"
+
+
+def _spelling_of(x: str, y: str) -> bool:
+    """Two words that can be one surname typed twice: close by Jaro-Winkler, or (same first letter,
+    four letters or more) two keystrokes apart in five ("Alan" / "Allen") or the same letters
+    shuffled ("Holmes" / "Hsmel"). The model weighs how alike the names are; this only rules out
+    what no typist makes of one name ("Lovelace" / "Turing")."""
+    if JaroWinkler.similarity(x, y) >= 0.85:
+        return True
+    if x[:1] != y[:1] or min(len(x), len(y)) < 4:
+        return False
+    if DamerauLevenshtein.normalized_similarity(x, y) >= 0.6:
+        return True
+    shared = sum((Counter(x) & Counter(y)).values())
+    return shared / max(len(x), len(y)) >= 0.8
 
 
 def _identifiers(a: Side, b: Side) -> str | None:

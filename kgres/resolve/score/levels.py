@@ -18,6 +18,7 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 
 import numpy as np
 from rapidfuzz.distance import DamerauLevenshtein, JaroWinkler, Levenshtein
@@ -441,10 +442,14 @@ def attribute_kind(values: Sequence[str]) -> str:
 
 
 ATTRIBUTE_LEVELS = {
-    "date": (Level("exact", "the same date", 0.8, tf=True, u_prior=0.002),
-             Level("one_edit", "one digit apart, or day and month swapped", 0.12, u_prior=0.01),
-             Level("same_year", "the same year", 0.04, u_prior=0.03),
-             Level("different", "different dates", 0.04, u_prior=0.958)),
+    # The bands of a date of birth typed twice: a slip of one key, a month or a year off, a decade off
+    # (the levels Splink's date-of-birth comparison uses, for the errors real records carry).
+    "date": (Level("exact", "the same date", 0.7, tf=True, u_prior=0.002),
+             Level("one_edit", "one digit apart, or day and month swapped", 0.1, u_prior=0.005),
+             Level("within_month", "at most 31 days apart", 0.04, u_prior=0.003),
+             Level("within_year", "at most a year apart", 0.06, u_prior=0.03),
+             Level("within_10_years", "at most ten years apart", 0.05, u_prior=0.28),
+             Level("different", "further apart, or not comparable", 0.05, u_prior=0.68)),
     "number": (Level("exact", "the same quantity", 0.7, tf=True, u_prior=0.05),
                Level("within_5%", "within 5% of each other", 0.15, u_prior=0.1),
                Level("within_20%", "within 20%", 0.08, u_prior=0.2),
@@ -473,6 +478,16 @@ def normalise_value(kind: str, value: str) -> str:
     return " ".join(re.sub(r"[^\w]+", " ", unaccent(value.casefold())).split())
 
 
+def _days_apart(x: str, y: str) -> int | None:
+    """Days between two YYYYMMDD dates; None when either is not a real date."""
+    try:
+        a = date(int(x[:4]), int(x[4:6]), int(x[6:8]))
+        b = date(int(y[:4]), int(y[4:6]), int(y[6:8]))
+    except ValueError:
+        return None
+    return abs((a - b).days)
+
+
 def attribute_level(kind: str, x: str, y: str) -> int:
     """The level two values of one attribute reach (both normalised with :func:`normalise_value`)."""
     if x == y:
@@ -481,8 +496,11 @@ def attribute_level(kind: str, x: str, y: str) -> int:
         if len(x) == 8 and len(y) == 8 and x.isdigit() and y.isdigit():
             if Levenshtein.distance(x, y) <= 1 or (x[:4] == y[:4] and x[4:6] == y[6:8] and x[6:8] == y[4:6]):
                 return 1
-            return 2 if x[:4] == y[:4] else 3
-        return 3
+            days = _days_apart(x, y)
+            if days is not None:
+                return 2 if days <= 31 else 3 if days <= 366 else 4 if days <= 3653 else 5
+            return 3 if x[:4] == y[:4] else 5
+        return 5
     if kind == "number":
         try:
             a, b = float(x), float(y)

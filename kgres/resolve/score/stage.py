@@ -140,7 +140,7 @@ def score_model(db: Database, run_id: str, cfg: ModelConfig = ModelConfig(), amb
     vetoed = np.array([c is not None for c in cands.conflict], dtype=bool)
     probs = np.where(vetoed, 0.0, probs)
     t_auto = min(cfg.auto_ceiling, auto_threshold(probs[~vetoed], cfg.target_precision, cfg.auto_floor))
-    capped = weak_names(gamma, comps) & ~rare_agreements(model, cands, sample_entities(db, sample)) \
+    capped = weak_names(gamma, comps, rare_agreements(model, cands, sample_entities(db, sample))) \
         if cfg.name_required else np.zeros(len(gamma), dtype=bool)
     t_review = min(cfg.review_probability, t_auto)
     precision, recall = expected_quality(probs[~vetoed], t_auto)
@@ -198,19 +198,23 @@ def fit(db: Database, comps: list[Comparison], gamma: np.ndarray, conflicts: lis
     return model
 
 
-def weak_names(gamma: np.ndarray, comps: list[Comparison]) -> np.ndarray:
+def weak_names(gamma: np.ndarray, comps: list[Comparison], rare: np.ndarray | None = None) -> np.ndarray:
     """Pairs whose names say nothing, so they never auto-merge on other evidence alone:
 
     - names that share no word or only common ones (``none``, ``overlap_20``) and whose texts do not
-      embed alike (cosine below 0.9);
+      embed alike (cosine below 0.9), unless two rare dates or codes agree (``rare``: a register's
+      record, named by a clerk who misspelt or replaced the name);
     - a short form several entities of the graph could carry ("Cratchit": Bob, Martha, Mrs.), unless
-      the two share a fifth of their neighbours or more (the old rules' context test): family
-      members share context too, so context alone does not place such a name.
+      the two share a fifth of their neighbours or more (the old rules' context test) or one rare
+      date or code: family members share context too, so context alone does not place such a name,
+      but they do not share a date of birth.
     """
+    rare = np.zeros(len(gamma), dtype=np.int16) if rare is None else rare
     k = {c.name: i for i, c in enumerate(comps)}
     names, band = gamma[:, k["name"]] // BANDS, gamma[:, k["name"]] % BANDS
-    ambiguous = (gamma[:, k["short_form"]] == 2) & ~np.isin(gamma[:, k["neighbours"]], [0, 1])
-    return (np.isin(names, [NONE, OVERLAP_20]) & (band != 0)) | ambiguous
+    nameless = np.isin(names, [NONE, OVERLAP_20]) & (band != 0) & (rare < RARE_AGREEMENTS)
+    ambiguous = (gamma[:, k["short_form"]] == 2) & ~np.isin(gamma[:, k["neighbours"]], [0, 1]) & (rare < 1)
+    return nameless | ambiguous
 
 
 RARE_VALUE = 10  # a value at most this many entities carry (as the sample estimates) identifies
@@ -218,9 +222,9 @@ RARE_AGREEMENTS = 2  # ... and two of them agreeing identify a record, whatever 
 
 
 def rare_agreements(model: MatchModel, cands: Candidates, entities: int) -> np.ndarray:
-    """Pairs that agree exactly on at least two dates or codes few entities carry (a date of birth and
-    a tax number: a register's record, named by a clerk who misspelt or replaced the name), as
-    opposed to what a group shares (the album of twelve songs, its label and release date; a city)."""
+    """Per pair, how many dates or codes few entities carry it agrees on exactly (a date of birth and
+    a tax number identify a record), as opposed to what a group shares (the album of twelve songs,
+    its label and release date; a city)."""
     counts = np.zeros(len(cands), dtype=np.int16)
     weights = {k: c for k, c in enumerate(model.comparisons) if c.kind in ("date", "code") and c.tf}
     for (i, k), value in cands.tf.items():
@@ -228,7 +232,7 @@ def rare_agreements(model: MatchModel, cands: Candidates, entities: int) -> np.n
         if c is not None:
             share = c.tf.get(value, min(c.tf.values()) / 2)
             counts[i] += share * entities <= RARE_VALUE  # about how many entities carry the value
-    return counts >= RARE_AGREEMENTS
+    return counts
 
 
 def sample_entities(db: Database, sample: training.Sample | None) -> int:
