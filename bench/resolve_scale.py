@@ -2,10 +2,14 @@
 time and the slowest stages of kgres next to every baseline strategy, in one process.
 
     python bench/resolve_scale.py [--mentions 100000] [--strategies exact,default] [--after judge,latency]
+                                  [--profile]
 
 With ``--after``, the last strategy's run is kept (run default last) and the judge cost
 (bench/judge_cost.py) and retrieval latency (bench/retrieve_latency.py) are measured on its
 resolved graph, saving a second resolution of the same graph.
+
+With ``--profile``, each stage of each strategy is profiled (bench/stage_profile.py) and the functions
+that spent the most time are printed per stage after the tables.
 
 Runs on its own temporary managed Neo4j.
 """
@@ -22,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import bench_database, peak_rss_mib, print_table  # noqa: E402
 from bench import judge_cost, retrieve_latency  # noqa: E402
+from bench.stage_profile import StageProfile  # noqa: E402
 from bench.compare import HEADER, SWEEP_HEADER, compare  # noqa: E402
 from kgres import ingest  # noqa: E402
 from kgres.evaluate.synth import generate, gold_of  # noqa: E402
@@ -35,6 +40,7 @@ def main() -> None:
                     help="comma-separated, run in this order (default: all, default last)")
     ap.add_argument("--after", default="", help="comma-separated: judge, latency (on the last run's graph)")
     ap.add_argument("--judge-sample", type=int, default=2000)
+    ap.add_argument("--profile", action="store_true", help="print where each stage's time goes (cProfile)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         path, gold_path = Path(tmp) / "synth.jsonl", Path(tmp) / "gold.jsonl"
@@ -47,14 +53,17 @@ def main() -> None:
             after = [a for a in args.after.split(",") if a]
             runs: list = []
             sweep: list = []
+            profiler = StageProfile() if args.profile else None
             rows = compare(db, gold, tuple(args.strategies.split(",")), keep_last=bool(after), stats_out=runs,
-                           sweep_out=sweep)
+                           sweep_out=sweep, log=profiler or print)
             print(f"\n{args.mentions:,} mentions of {len(set(gold.values())):,} real entities; ingest "
                   f"{t_ingest:.0f}s ({ing.triples:,} triples); peak Python RSS {peak_rss_mib():.0f} MiB")
             print_table("quality vs gold, each strategy a recorded run rolled back before the next", HEADER, rows)
             if sweep:
                 print_table("cosine (HippoRAG) at stricter thresholds, from the same run's SAME_AS links",
                             SWEEP_HEADER, sweep)
+            if profiler:
+                profiler.report()
             if "judge" in after:
                 judge_cost.measure(db, gold, runs[-1].candidate_pairs, args.judge_sample)
             if "latency" in after:
