@@ -15,11 +15,11 @@ from kgres.curate.explain import explain_pair
 from kgres.curate.review import decide
 from kgres.resolve import ResolveConfig, resolve
 from kgres.resolve.score import constraints, store
-from kgres.resolve.score.levels import (FIXED, NULL, PairFrame, attribute_comparison, attribute_kind,
-                                        attribute_level, comparisons,
-                                        vectors)
+from kgres.resolve.score.levels import (BANDS, FIXED, NULL, OVERLAP_40, PairFrame, attribute_comparison,
+                                        attribute_kind, attribute_level, comparisons, vectors, words_swapped)
 from kgres.resolve.score.model import MatchModel, probability, train
 from kgres.resolve.score.sides import Side
+from kgres.resolve.score.stage import weak_names
 from tests.graphs import write_jsonl
 
 # The declared levels, in order. A change here changes what stored models and labels mean: it must
@@ -112,6 +112,49 @@ def test_em_recovers_known_m_and_u():
     for c, m, u in zip(model.comparisons, true_m, true_u):
         assert np.abs(np.array(c.m) - m).max() < 0.03, (c.name, c.m, m)
         assert np.abs(np.array(c.u) - u).max() < 0.03, (c.name, c.u, u)
+
+
+def test_known_non_matches_shape_m_and_u_but_not_the_share_of_matches():
+    """Pairs a constraint forbids are labelled non-matches outside the share (``in_share``): the
+    prior over the candidates the model is asked about stays, and the comparison they carry (the
+    other is null: the constraint read it) learns its ``u`` from them too."""
+    comps = [attribute_comparison(k, "code") for k in ("a", "b")]
+    rng = np.random.default_rng(3)
+    n, m, u = 4000, [0.8, 0.1, 0.05, 0.05], [0.05, 0.05, 0.1, 0.8]
+    match = rng.random(n) < 0.3
+    gamma = np.stack([np.where(match, rng.choice(4, n, p=m), rng.choice(4, n, p=u)) for _ in comps],
+                     axis=1).astype(np.int8)
+    forbidden = np.full((6000, 2), NULL, dtype=np.int8)
+    forbidden[:, 1] = rng.choice(4, len(forbidden), p=u)
+    rows = np.concatenate([gamma, forbidden])
+    labels = np.concatenate([np.full(n, np.nan), np.zeros(len(forbidden))])
+    model = train(rows, comps, [np.full(4, 0.25)] * 2, labels, in_share=np.arange(len(rows)) < n)
+    assert abs(model.prior - 0.3) < 0.03
+    assert np.abs(np.array(model.comparisons[1].u) - u).max() < 0.02
+    counted = train(rows, comps, [np.full(4, 0.25)] * 2, labels)  # counted in the share, they halve the prior
+    assert counted.prior < 0.2
+
+
+@pytest.mark.parametrize("a, b, swapped", [
+    (["quantum", "royal", "laboratory"], ["quantum", "applied", "laboratory"], True),
+    (["general", "motors"], ["general", "electric"], True),
+    (["amber", "waves", "ale"], ["capitol", "city", "amber", "waves", "ale"], False),
+    (["royal", "laboratory"], ["royal", "laboratorys"], False),  # a misspelling is the same word
+])
+def test_words_swapped(a, b, swapped):
+    assert words_swapped(a, b) is swapped
+
+
+def test_names_that_each_have_their_own_word_never_auto_merge_on_context():
+    """Shared words with a word of each side's own cap the pair (review at most), unless two rare
+    dates or codes agree."""
+    comps = comparisons()
+    k = {c.name: i for i, c in enumerate(comps)}
+    gamma = np.full((3, len(comps)), NULL, dtype=np.int8)
+    gamma[:, k["name"]] = OVERLAP_40 * BANDS  # overlap_40, cos>=0.9
+    gamma[:, k["neighbours"]] = 0
+    capped = weak_names(gamma, comps, np.array([0, 0, 2], dtype=np.int16), np.array([True, False, True]))
+    assert capped.tolist() == [True, False, False]
 
 
 @pytest.mark.parametrize("a, b, reason", [

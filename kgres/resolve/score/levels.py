@@ -136,21 +136,33 @@ class TokenWeights:
     def __call__(self, token: str) -> float:
         return self.weights.get(token, self.default)
 
-    def overlap(self, a: Sequence[str], b: Sequence[str]) -> float:
-        """Weighted Jaccard of two names' words, a word and its misspelling counting as one (each
-        word of ``a`` pairs with at most one of ``b``: equal, or 4+ letters and 75% alike, a
-        transposition counting as one edit)."""
-        sa, sb = set(a), set(b)
-        shared, rest = 0.0, set(sb)
-        for w in sorted(sa, key=lambda w: -self(w)):
+    def matched(self, a: Sequence[str], b: Sequence[str]) -> list[tuple[str, str]]:
+        """The words of ``a`` and ``b`` that are one word, rarest first: each word of ``a`` pairs
+        with at most one of ``b``, equal, or 4+ letters and 75% alike (a transposition counting as
+        one edit)."""
+        pairs, rest = [], set(b)
+        for w in sorted(set(a), key=lambda w: (-self(w), w)):
             match = w if w in rest else next(
                 (v for v in sorted(rest) if min(len(w), len(v)) >= 4 and
                  DamerauLevenshtein.normalized_similarity(unaccent(w), unaccent(v)) >= 0.75), None)
             if match is not None:
                 rest.discard(match)
-                shared += min(self(w), self(match))
-        union = sum(self(w) for w in sa) + sum(self(w) for w in sb) - shared
+                pairs.append((w, match))
+        return pairs
+
+    def overlap(self, a: Sequence[str], b: Sequence[str]) -> float:
+        """Weighted Jaccard of two names' words, a word and its misspelling counting as one (:meth:`matched`)."""
+        shared = sum(min(self(w), self(v)) for w, v in self.matched(a, b))
+        union = sum(self(w) for w in set(a)) + sum(self(w) for w in set(b)) - shared
         return shared / union if union > 0 else 0.0
+
+
+def words_swapped(a: Sequence[str], b: Sequence[str]) -> bool:
+    """Each name has a word the other lacks ("Quantum Royal Laboratory" / "Quantum Applied
+    Laboratory", "General Motors" / "General Electric"), as opposed to one name adding words to the
+    other ("Amber Waves Ale" / "Capitol City Amber Waves Ale")."""
+    pairs = UNIFORM.matched(a, b)
+    return len(pairs) < len(set(a)) and len(pairs) < len(set(b))
 
 
 UNIFORM = TokenWeights()

@@ -215,7 +215,7 @@ def _normalised(counts: np.ndarray, smoothing: float = SMOOTHING) -> np.ndarray:
 
 def train(gamma: np.ndarray, comps: Sequence[Comparison], u_random: Sequence[np.ndarray],
           labels: np.ndarray | None = None, weights: np.ndarray | None = None, max_iterations: int = 200,
-          tolerance: float = 1e-6) -> MatchModel:
+          tolerance: float = 1e-6, in_share: np.ndarray | None = None) -> MatchModel:
     """EM over candidate pairs (``gamma``: one row per pair; ``labels``: 1, 0, or nan where unknown).
 
     Maximum a posteriori: ``m`` starts from, and is drawn towards, each level's ``m_prior``, ``u``
@@ -224,7 +224,9 @@ def train(gamma: np.ndarray, comps: Sequence[Comparison], u_random: Sequence[np.
     much as :data:`PRIOR_PAIRS` (or :data:`PRIOR_SHARE_PAIRS`) pairs would: a graph of a few dozen
     pairs leans on them, one of thousands learns its own. Labelled rows keep their responsibility
     (1 or 0) through every iteration; ``weights`` (1 by default) say how many pairs each row counts
-    as in ``m`` and ``u`` (each counts once in the share of matches).
+    as in ``m`` and ``u`` (each counts once in the share of matches); ``in_share`` (all by default)
+    which rows the share of matches counts: rows that are not candidates the model will be asked
+    about (pairs a constraint forbids) shape ``m`` and ``u`` but not the prior.
     """
     n, k = gamma.shape
     labels = np.full(n, np.nan) if labels is None else np.asarray(labels, dtype=np.float64)
@@ -247,8 +249,9 @@ def train(gamma: np.ndarray, comps: Sequence[Comparison], u_random: Sequence[np.
         r = np.where(fixed, labels, r)
         rw, nw = r * pair_weight, (1 - r) * pair_weight
         # the share of matches counts each candidate pair once: weighting labels shapes m and u only
-        new_share = float(np.clip((r.sum() + PRIOR_MATCH_SHARE * PRIOR_SHARE_PAIRS)
-                                  / (n + PRIOR_SHARE_PAIRS), 1e-6, 1 - 1e-6))
+        counted = r if in_share is None else r[in_share]
+        new_share = float(np.clip((counted.sum() + PRIOR_MATCH_SHARE * PRIOR_SHARE_PAIRS)
+                                  / (len(counted) + PRIOR_SHARE_PAIRS), 1e-6, 1 - 1e-6))
         new_m = [_normalised(c + PRIOR_PAIRS * mp) for c, mp in zip(level_counts(gamma, comps, rw), m_prior)]
         new_u = [_normalised(c + PRIOR_PAIRS * up) for c, up in zip(level_counts(gamma, comps, nw), u_prior)]
         totals = level_counts(gamma, comps, pair_weight)
