@@ -175,13 +175,14 @@ class Database:
             raise KgresError(f"cannot count '{label}': one of {', '.join(sorted(COUNTABLE))}")
         return self.read("db_count")[0][label]
 
-    def stream(self, name: str, **params: Any) -> Iterator[dict[str, Any]]:
-        """Yield rows of a read query one at a time (results are not held in memory)."""
+    def stream(self, name: str, _plain: bool = False, **params: Any) -> Iterator[dict[str, Any]]:
+        """Yield rows of a read query one at a time (results are not held in memory); ``_plain`` as
+        for :meth:`read`."""
         try:
             with self._driver.session(database=self.target.database,
                                       default_access_mode=neo4j.READ_ACCESS) as s:
                 for r in s.run(cypher.load(name), params):
-                    yield r.data()
+                    yield dict(r.items()) if _plain else r.data()
         except Exception as e:
             raise _wrap(e, name, self.target) from e
 

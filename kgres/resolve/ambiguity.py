@@ -86,7 +86,7 @@ class Ambiguity:
 
     @classmethod
     def load(cls, db: Database, same: SameFn) -> "Ambiguity":
-        return cls(db.stream("resolve_ambiguity_holders"), same)
+        return cls(db.stream("resolve_ambiguity_holders", _plain=True), same)
 
     def holders(self, tokens: tuple[str, ...], type_: str | None) -> list[list[str]]:
         """The holder groups (cores, most-mentioned group first) a short form could stand for; empty

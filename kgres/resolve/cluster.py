@@ -204,7 +204,7 @@ def cluster(db: Database, run_id: str, score: ScoreConfig, cfg: ClusterConfig = 
     split by keeping only its stronger auto pairs, raising the bar until every piece fits; the
     number of components split that way is returned with the groups.
     """
-    edges = [(r["a"], r["b"], r["score"]) for r in db.stream("resolve_cluster_pairs", run_id=run_id)]
+    edges = [(r["a"], r["b"], r["score"]) for r in db.stream("resolve_cluster_pairs", _plain=True, run_id=run_id)]
     pieces, oversized = [], 0
     for component in edge_components(edges):
         split = split_component(component, edges, score.auto_threshold, cfg.max_component)
@@ -279,7 +279,7 @@ class ClusterStats(BaseModel):
 def cluster_scored(db: Database, run_id: str, cfg: ClusterConfig = ClusterConfig(),
                    batch_ids: int = 2000) -> tuple[list[Group], ClusterStats]:
     """Groups from ``run_id``'s scored pairs (:func:`cluster_rows`)."""
-    return cluster_rows(db, db.stream("resolve_cluster_scored", run_id=run_id), cfg, batch_ids=batch_ids)
+    return cluster_rows(db, db.stream("resolve_cluster_scored", _plain=True, run_id=run_id), cfg, batch_ids=batch_ids)
 
 
 def cluster_rows(db: Database, rows: Iterable[dict[str, Any]], cfg: ClusterConfig = ClusterConfig(),
@@ -320,7 +320,7 @@ def cluster_rows(db: Database, rows: Iterable[dict[str, Any]], cfg: ClusterConfi
     sides: dict[str, Side] = {}
     apart: dict[str, set[str]] = {}
     for batch in batches(ids, batch_ids):
-        for r in db.read(sides_query, ids=batch):
+        for r in db.read(sides_query, _plain=True, ids=batch):
             e = r["e"]
             sides[e["id"]] = Side.from_row(e)
             blocked = set(r["apart"]) | {b for b, p in r["related"] if predicate_key(p) not in SYNONYM_PREDICATES}

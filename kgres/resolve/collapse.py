@@ -47,7 +47,7 @@ def collapse(db: Database, cfg: ScoreConfig, ambiguity: Ambiguity, max_component
 
 
 def _candidates(db: Database, ambiguity: Ambiguity) -> Iterator[list[str]]:
-    for r in db.stream("resolve_collapse_keys"):
+    for r in db.stream("resolve_collapse_keys", _plain=True):
         tokens = tuple(r["tokens"] or ())
         if ambiguity.verdict(r["core"], tokens, r["core"], tokens, r["type"], "same_key") is None:
             yield r["ids"]

@@ -4,6 +4,8 @@ the word-level tests behind them. Pure functions of name keys (:mod:`kgres.resol
 
 from __future__ import annotations
 
+import functools
+
 import unicodedata
 from typing import TYPE_CHECKING
 
@@ -77,8 +79,12 @@ def same_name_tokens(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     return typo_variant(list(a), list(b))
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def unaccent(word: str) -> str:
-    """Accents folded ("josé" -> "jose"), so transliterated and accented spellings compare equal."""
+    """Accents folded ("josé" -> "jose"), so transliterated and accented spellings compare equal.
+    Cached: scoring asks for the same few thousand words millions of times."""
+    if word.isascii():
+        return word
     return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
 
 

@@ -78,7 +78,7 @@ class Sample:
 
 
 def sample(db: Database, cfg: ModelConfig) -> Sample:
-    rows = [r["e"] for r in db.read("resolve_model_sample", limit=cfg.sample_entities, seed=str(cfg.seed))]
+    rows = [r["e"] for r in db.read("resolve_model_sample", _plain=True, limit=cfg.sample_entities, seed=str(cfg.seed))]
     sides = [Side.from_row({**r, "neighbours": [n for n, _ in r.get("nbrs") or ()],
                             "typed_neighbours": [t for _, t in r.get("nbrs") or ()]}) for r in rows]
     return Sample(sides=sides, embedding=_matrix([r.get("embedding") for r in rows]),
