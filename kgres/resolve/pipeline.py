@@ -52,7 +52,9 @@ class ResolveConfig(BaseModel):
     strategy: ResolveStrategy = "default"
     mode: ResolveMode = "merge"
     strip_legal_suffixes: bool = False
-    max_passes: int = Field(3, ge=1, le=10)  # later passes see merged neighbours (context for "Holmes")
+    # passes run until one merges nothing (a fixed point: a second resolve finds nothing more); later
+    # passes see merged neighbours (context for "Holmes"); this caps them
+    max_passes: int = Field(10, ge=1, le=10)
     collapse: bool = True  # merge identical-name copies before blocking (kgres.collapse); not in synonym mode
     embed: EmbedConfig = EmbedConfig()
     block: BlockConfig = BlockConfig()
@@ -90,7 +92,7 @@ class ResolveStats(BaseModel):
 
 def resolve(db: Database, cfg: ResolveConfig = ResolveConfig(), on_step: Step = lambda m: None,
             run_id: str | None = None, fastrp_dimensions: int = 128) -> ResolveStats:
-    """Run the chain in passes until one merges nothing (at most ``max_passes``).
+    """Run the chain in passes until one over every entity merges nothing (at most ``max_passes``).
 
     Each pass is its own ResolutionRun (``<run_id>``, ``<run_id>.2``, ...; later ones carry
     ``parent``), because a pass re-scores pairs on the graph the previous pass merged: an ambiguous
@@ -99,12 +101,23 @@ def resolve(db: Database, cfg: ResolveConfig = ResolveConfig(), on_step: Step = 
 
     If an earlier ``resolve`` was interrupted (a run still 'running'), that run is finished first,
     with its own stored config, and its stats are returned (``resumed`` is true).
+
+    A run on a graph that nothing has changed since the last resolve (no import, decision, split or
+    training since; see ``resolve_model_settled``) reuses that resolve's match model, so it scores
+    what the last one scored the same way and merges nothing new (``train = "always"`` retrains).
     """
     unfinished = db.read("run_unfinished", strategies=list(STRATEGIES))
     if unfinished:
         return _resume(db, unfinished[0], on_step, fastrp_dimensions)
     base = run_id or runs.new_id()
-    return _passes(db, cfg, base, first=1, focus=None, on_step=on_step, fastrp_dimensions=fastrp_dimensions)
+    settled = None
+    if cfg.strategy == "default" and cfg.model.train == "auto":
+        rows = db.read("resolve_model_settled", strategy=cfg.strategy)
+        settled = MatchModel.from_json(rows[0]["model_json"]) if rows else None
+        if settled is not None:
+            on_step(f"nothing new since the last resolve: scoring with its model {settled.id}")
+    return _passes(db, cfg, base, first=1, focus=None, on_step=on_step, fastrp_dimensions=fastrp_dimensions,
+                   model=settled)
 
 
 def _resume(db: Database, run: dict, on_step: Step, fastrp_dimensions: int) -> ResolveStats:
@@ -122,7 +135,7 @@ def _resume(db: Database, run: dict, on_step: Step, fastrp_dimensions: int) -> R
 
 
 def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list[str] | None, on_step: Step,
-            fastrp_dimensions: int) -> ResolveStats:
+            fastrp_dimensions: int, model: MatchModel | None = None) -> ResolveStats:
     before = db.count("Entity")
     passes: list[ResolveStats] = []
     max_passes = cfg.max_passes if cfg.strategy in ENGINES and cfg.mode != "synonym" else 1
@@ -132,10 +145,12 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
     collapse_run = cfg.strategy in ENGINES and cfg.collapse and cfg.mode != "synonym"
     # Every scored pass weighs evidence with one model: the first trains it (or picks a pinned one),
     # later ones, which see merged neighbours, reuse it. A resumed later pass finds it on the run.
-    model = _model_of(db, base, first) if cfg.strategy == "default" and first > 1 + collapse_run else None
+    if model is None and cfg.strategy == "default" and first > 1 + collapse_run:
+        model = _model_of(db, base, first)
     for n in range(first, max(first, max_passes + collapse_run) + 1):
         pass_id = base if n == 1 else f"{base}.{n}"
         only_collapse = collapse_run and n == 1
+        whole = focus is None
         stats, focus, model = _one_pass(db, cfg, pass_id, parent=None if n == 1 else base, focus=focus,
                                         on_step=lambda m, n=n: on_step(f"pass {n}: {m}"),
                                         fastrp_dimensions=fastrp_dimensions, only_collapse=only_collapse,
@@ -144,7 +159,12 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
         if only_collapse:
             focus = None  # the first scored pass looks at every entity
         elif stats.merged_entities == 0:
-            break
+            if whole:
+                break
+            # The passes focused on what the last one merged have settled; one pass over every entity
+            # confirms it (a merge also changes the context of its neighbours' other candidates), so
+            # that a second resolve on an unchanged graph finds nothing.
+            focus = None
     if cfg.strategy in ENGINES and cfg.mode == "merge+synonym":
         last = passes[-1].run_id
         linked = db.query("resolve_merge_same_as_review", run_id=last, decided_by="kgres resolve")[0]["linked"]

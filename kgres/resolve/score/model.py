@@ -62,11 +62,21 @@ class ComparisonWeights:
         u = np.asarray(self.u if u_source == "candidates" else self.u_random)
         return np.log2(np.asarray(self.m) / u)
 
+    def tf_share(self, value: str) -> float:
+        """The share of sampled entities carrying ``value``; one the sample never kept counts as
+        half as common as the rarest it did."""
+        share = self.tf.get(value)
+        if share is None:
+            if getattr(self, "_rarest", None) is None:
+                self._rarest = min(self.tf.values())  # not a field: computed once, never stored
+            share = self._rarest / 2
+        return share
+
     def tf_factor(self, value: str | None) -> float:
         """log2 of the term-frequency adjustment of an exact match on ``value`` (0 when unknown)."""
         if value is None or not self.tf or self.tf_baseline <= 0:
             return 0.0
-        share = self.tf.get(value, min(self.tf.values()) / 2)
+        share = self.tf_share(value)
         return math.log2(min(TF_CLAMP, max(1 / TF_CLAMP, self.tf_baseline / share)))
 
 

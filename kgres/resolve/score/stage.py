@@ -252,7 +252,7 @@ def rare_agreements(model: MatchModel, cands: Candidates, entities: int) -> np.n
     for (i, k), value in cands.tf.items():
         c = weights.get(k)
         if c is not None:
-            share = c.tf.get(value, min(c.tf.values()) / 2)
+            share = c.tf_share(value)
             counts[i] += share * entities <= RARE_VALUE  # about how many entities carry the value
     return counts
 
