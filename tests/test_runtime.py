@@ -56,7 +56,8 @@ def test_auth_is_on_and_wrong_password_is_refused(neo4j_target: Target):
 
 
 def test_server_lifecycle_password_file_and_status(runtime_home: Path, tmp_path: Path):
-    """A second, small server: start (twice), password file 0600, status, stop, then unreachable."""
+    """A second, small server: start (twice), password file 0600, its folders 0700, status, stop, then
+    unreachable."""
     rt = installed_runtime(runtime_home) or install(runtime_home)
     server = ManagedServer(tmp_path / "srv", ServerSettings(bolt_port=_free_port(), heap="512m", pagecache="64m"))
     assert server.status().running is False
@@ -67,6 +68,8 @@ def test_server_lifecycle_password_file_and_status(runtime_home: Path, tmp_path:
         assert st.running and st.pid and st.uri == server.uri
         assert server.start(rt).pid == st.pid  # already running: no second JVM
         assert stat.S_IMODE(os.stat(server.password_file).st_mode) == 0o600
+        for path in (server.home, server.home / "data", server.home / "conf", server.home / "logs"):
+            assert stat.S_IMODE(os.stat(path).st_mode) == 0o700, path  # auth.ini, graph and logs are private
         conf = (server.home / "conf" / "neo4j.conf").read_text()
         assert "server.default_listen_address=127.0.0.1" in conf and "auth_enabled=true" in conf
         with Database(Target(server.uri, "neo4j", server.password(), "neo4j", managed=True)) as db:

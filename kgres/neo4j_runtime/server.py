@@ -110,6 +110,9 @@ class ManagedServer:
                 "stop it or choose another port with KGRES_SERVER__BOLT_PORT")
         for sub in ("conf", "data", "logs", "run", "import", "plugins"):
             (self.home / sub).mkdir(parents=True, exist_ok=True)
+        # The data holds auth.ini and the graph, the logs its queries: this user's alone.
+        for path in (self.home, *(self.home / sub for sub in ("conf", "data", "logs", "run", "import", "plugins"))):
+            path.chmod(0o700)
         (self.home / "conf" / "neo4j.conf").write_text(self._conf())
         self._link_plugins(runtime)
         if not (self.home / "data" / "dbms" / "auth.ini").exists() and not self._has_database():

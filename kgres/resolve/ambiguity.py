@@ -106,15 +106,10 @@ class Ambiguity:
         """None when the pair's name link is not a short form; else how many holder groups the short
         form has in the graph (1: it can only mean the other side) and whether the other side is the
         dominant one."""
-        if rule not in ("same_key", "person_subset", "person_initials", "acronym"):
+        side = _short_side(a_core, a_tokens, b_core, b_tokens, type_, rule)
+        if side is None:
             return None
-        ka, kb = _short_key(a_tokens, type_), _short_key(b_tokens, type_)
-        if ka is not None and (kb is None or len(a_tokens) <= len(b_tokens)):
-            key, long_core = ka, b_core
-        elif kb is not None:
-            key, long_core = kb, a_core
-        else:
-            return None
+        key, long_core = side
         h = self._holders.get(key)
         if h is None or a_core == b_core:
             return ShortFormVerdict(holders=len(h.groups) if h else 0, dominant_side=False)
@@ -123,15 +118,10 @@ class Ambiguity:
     def verdict(self, a_core: str, a_tokens: tuple[str, ...], b_core: str, b_tokens: tuple[str, ...],
                 type_: str | None, rule: str) -> ShortFormVerdict | None:
         """None when the pair is not about an ambiguous short form; else how ambiguous it is."""
-        if rule not in ("same_key", "person_subset", "person_initials", "acronym"):
+        side = _short_side(a_core, a_tokens, b_core, b_tokens, type_, rule)
+        if side is None:
             return None
-        ka, kb = _short_key(a_tokens, type_), _short_key(b_tokens, type_)
-        if ka is not None and (kb is None or len(a_tokens) <= len(b_tokens)):
-            key, long_core = ka, b_core
-        elif kb is not None:
-            key, long_core = kb, a_core
-        else:
-            return None
+        key, long_core = side
         h = self._holders.get(key)
         if h is None or len(h.groups) < 2:
             return None
@@ -141,6 +131,20 @@ class Ambiguity:
             # placed on its own, by its links to full names (where the prior applies) and its context.
             return ShortFormVerdict(holders=len(h.groups), dominant_side=False)
         return ShortFormVerdict(holders=len(h.groups), dominant_side=dom is not None and h.member.get(long_core) == dom)
+
+
+def _short_side(a_core: str, a_tokens: tuple[str, ...], b_core: str, b_tokens: tuple[str, ...],
+                type_: str | None, rule: str) -> tuple[tuple, str] | None:
+    """The short form's holder-table key and the other side's core, when the pair's name link
+    (``rule``) is a short form of the other name; else None."""
+    if rule not in ("same_key", "person_subset", "person_initials", "acronym"):
+        return None
+    ka, kb = _short_key(a_tokens, type_), _short_key(b_tokens, type_)
+    if ka is not None and (kb is None or len(a_tokens) <= len(b_tokens)):
+        return ka, b_core
+    if kb is not None:
+        return kb, a_core
+    return None
 
 
 def _short_key(tokens: tuple[str, ...], type_: str | None) -> tuple | None:

@@ -29,9 +29,9 @@ from kgres.errors import ConfigError
 from kgres.resolve.ambiguity import Ambiguity
 from kgres.resolve.score import training
 from kgres.resolve.score.constraints import conflict
-from kgres.resolve.score.levels import (ACRONYM, BANDS, LEGAL_SUFFIX, NONE, NULL, OVERLAP_20, OVERLAP_80, SAME_KEY, TYPO,
-                                        Comparison, PairFrame, TokenWeights, comparisons, name_of_level, tf_values,
-                                        vectors, words_swapped)
+from kgres.resolve.score.levels import (ACRONYM, BANDS, LEGAL_SUFFIX, NONE, NULL, OVERLAP_20, OVERLAP_80, SAME_KEY,
+                                        TYPO, Comparison, PairFrame, TokenWeights, comparisons, name_of_level,
+                                        tf_values, vectors, words_swapped)
 from kgres.resolve.score.model import MatchModel, auto_threshold, expected_quality, train
 from kgres.resolve.score.names import same_name_tokens
 from kgres.resolve.score.rules import ScoreConfig, compare
@@ -95,7 +95,8 @@ def collect(db: Database, run_id: str, comps: list[Comparison], ambiguity: Ambig
     while page := db.read("resolve_score_page", _plain=True, run_id=run_id, after=after,
                           limit=max(1, batch_size // PAIRS_PER_ENTITY)):
         after = max(r["a"] for r in page)
-        sides = _Sides(db.read("resolve_score_sides", _plain=True, ids=sorted({r["a"] for r in page} | {r["b"] for r in page})))
+        ids = sorted({r["a"] for r in page} | {r["b"] for r in page})
+        sides = _Sides(db.read("resolve_score_sides", _plain=True, ids=ids))
         pairs = [(sides.get(r["a"], r["b"]), sides.get(r["b"], r["a"])) for r in page]
         frame = PairFrame.of(pairs, [r["ego"] for r in page], [r["neighbour"] for r in page],
                              [r["same_chunk"] for r in page], ambiguity, tokens)
@@ -287,7 +288,7 @@ def evidence(comps: list[Comparison], levels: np.ndarray, cannot_link: str | Non
     """What a pair's ``signals_json`` keeps: its level per comparison and that level's weight (log2
     Bayes factor, term-frequency adjusted: with the model's prior, the waterfall ``kgres explain
     --pair`` prints), the name level as ``name_rule``, the cosines, a cannot-link reason, and
-    ``capped`` when its names say too little for it to auto-merge (:func:`weak_names`)."""
+    ``capped`` when its names cannot place it on their own (:func:`weak_names`)."""
     named = {c.name: c.levels[lv].name for c, lv in zip(comps, levels) if lv != NULL}
     out: dict[str, Any] = {"levels": named, "name_rule": name_of_level(named["name"]) if "name" in named else None}
     if weights is not None:
@@ -299,7 +300,8 @@ def evidence(comps: list[Comparison], levels: np.ndarray, cannot_link: str | Non
     if cannot_link:
         out["cannot_link"] = cannot_link
     if capped:
-        out["capped"] = "the names say too little to merge without a decision"
+        out["capped"] = ("the names alone cannot place the pair (too little shared, a word of each side's own, "
+                         "or an ambiguous short form): it merges only by a decision")
     return out
 
 
@@ -316,7 +318,8 @@ def score(db: Database, run_id: str, cfg: ScoreConfig = ScoreConfig(),
     while page := db.read("resolve_score_page", _plain=True, run_id=run_id, after=after,
                           limit=max(1, cfg.batch_size // PAIRS_PER_ENTITY)):
         after = max(r["a"] for r in page)
-        sides = _Sides(db.read("resolve_score_sides", _plain=True, ids=sorted({r["a"] for r in page} | {r["b"] for r in page})))
+        ids = sorted({r["a"] for r in page} | {r["b"] for r in page})
+        sides = _Sides(db.read("resolve_score_sides", _plain=True, ids=ids))
         rows = []
         for r in page:
             sem = Semantic(ego=r["ego"], neighbour=r["neighbour"], structural=r["structural"],
