@@ -99,3 +99,16 @@ def test_managed_status_when_stopped_exits_3(run, tmp_path, monkeypatch):
     monkeypatch.setenv("KGRES_HOME", str(tmp_path))
     result = run("neo4j", "status", "--json")
     assert result.exit_code == 3 and json.loads(result.output)["running"] is False
+
+
+def test_json_output_is_strict_json_even_with_nan_weights():
+    """A NaN or infinite weight a source graph carried prints as null: bare NaN is not JSON."""
+    import json as _json
+
+    from kgres.cli import to_json
+
+    def strict(token):
+        raise ValueError(f"not JSON: {token}")
+
+    text = to_json({"weight": float("nan"), "edges": [{"w": float("inf")}, {"w": 1.5}], "n": 2})
+    assert _json.loads(text, parse_constant=strict) == {"weight": None, "edges": [{"w": None}, {"w": 1.5}], "n": 2}

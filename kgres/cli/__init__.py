@@ -12,6 +12,7 @@ consoles; ``--json`` prints one JSON document on stdout. Exit codes::
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -75,8 +76,24 @@ class App:
             self._db.close()
 
     def emit_json(self, value: BaseModel | dict | list) -> None:
-        data = value.model_dump(mode="json") if isinstance(value, BaseModel) else value
-        click.echo(json.dumps(data, indent=2, sort_keys=False, default=str))
+        click.echo(to_json(value))
+
+
+def to_json(value: BaseModel | dict | list) -> str:
+    """One strict JSON document: a NaN or infinite number (a weight a source graph carried) becomes
+    null, since bare ``NaN`` is not JSON and breaks the scripts that read ``--json``."""
+    data = value.model_dump(mode="json") if isinstance(value, BaseModel) else value
+    return json.dumps(_finite(data), indent=2, sort_keys=False, default=str, allow_nan=False)
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
