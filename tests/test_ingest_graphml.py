@@ -93,3 +93,14 @@ def test_malformed_graphml(db, tmp_path):
     with pytest.raises(InputError, match="no string 'content'"):
         ingest.ingest(db, "graphml", tmp_path)
     assert counts(db)["nodes"] == 0
+
+
+@pytest.mark.parametrize("value, message", [("heavy", "weight 'heavy' is not a number"),
+                                            ("inf", "weight inf is not a finite number"),
+                                            ("NaN", "weight nan is not a finite number")])
+def test_a_weight_that_is_no_finite_number_is_refused_by_edge(db, tmp_path, value, message):
+    path = tmp_path / "g.graphml"
+    path.write_text(GRAPHML.replace("<data key=\"d4\">4.0</data>", f"<data key=\"d4\">{value}</data>"))
+    with pytest.raises(InputError, match=rf"g.graphml, line 2, field 'weight': {message}"):
+        ingest.ingest(db, "graphml", path)
+    assert counts(db)["nodes"] == 0

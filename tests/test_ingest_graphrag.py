@@ -99,3 +99,15 @@ def test_bad_values_and_files(db, tmp_path):
     with pytest.raises(InputError, match="not a folder"):
         ingest.ingest(db, "graphrag", folder / "relationships.parquet")
     assert counts(db)["nodes"] == 0
+
+
+@pytest.mark.parametrize("weights, message", [(["3", "heavy"], "weight 'heavy' is not a number"),
+                                              ([3.0, float("inf")], "weight inf is not a finite number")])
+def test_a_weight_that_is_no_finite_number_is_refused_by_row(db, tmp_path, weights, message):
+    folder = write_output(tmp_path / "out")
+    table = pq.read_table(folder / "relationships.parquet").to_pydict()
+    table["weight"] = weights
+    pq.write_table(pa.table(table), folder / "relationships.parquet")
+    with pytest.raises(InputError, match=rf"relationships.parquet, line 2, field 'weight': {message}"):
+        ingest.ingest(db, "graphrag", folder)
+    assert counts(db)["nodes"] == 0

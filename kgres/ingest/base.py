@@ -17,12 +17,15 @@ endpoint) instead of being dropped, as GraphRAG does; importers count those.
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
+
+from kgres.errors import InputError
 
 Rows = Callable[[], Iterator[dict[str, Any]]]
 
@@ -93,3 +96,23 @@ def inferred_mention(name: str) -> dict[str, Any]:
     """A mention for a relation endpoint that has no entity row of its own."""
     return mention(f"inferred:{name}", name, inferred=True,
                    attributes={"inferred_from": "relation endpoint without an entity row"})
+
+
+def weight(value: Any, *, path: Path | str, line: int | None, field: str = "weight") -> float | None:
+    """A triple's weight as a finite number, None when absent.
+
+    Raises:
+        InputError: naming the file, line or row and field, for a value that is not a number or is
+            NaN or infinite (it would reach ranking as a bare NaN and print as invalid JSON).
+    """
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if isinstance(value, bool):
+        raise InputError(f"weight {value!r} is not a number", path=path, line=line, field=field)
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise InputError(f"weight {str(value)[:40]!r} is not a number", path=path, line=line, field=field) from None
+    if not math.isfinite(number):
+        raise InputError(f"weight {value!r} is not a finite number", path=path, line=line, field=field)
+    return number

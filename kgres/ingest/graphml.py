@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from kgres.errors import InputError
-from kgres.ingest.base import Source, inferred_mention, mention, triple_key
+from kgres.ingest.base import Source, inferred_mention, mention, triple_key, weight
 
 GRAPHML = "graph_chunk_entity_relation.graphml"
 CHUNKS = "kv_store_text_chunks.json"
@@ -77,10 +77,9 @@ def read(path: Path) -> Source:
                 m["key"] = end
                 inferred[end] = m
         d = _data(edge, keys)
-        weight = d.get("weight")
         triples.append({"key": edge.get("id") or triple_key(src, tgt), "subject_key": src, "object_key": tgt,
                         "predicate": PREDICATE, "description": "\n".join(_split(d.get("description"))) or None,
-                        "weight": float(weight) if weight is not None else None,
+                        "weight": weight(d.get("weight"), path=graphml, line=i),
                         "chunk_keys": _split(d.get("source_id"))})
     mentions += list(inferred.values())
     notes = [f"{len(inferred)} edge endpoint(s) were not declared as nodes and were kept as inferred mentions"] \

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from kgres.errors import InputError
-from kgres.ingest.base import Source, inferred_mention, mention, triple_key
+from kgres.ingest.base import Source, inferred_mention, mention, triple_key, weight
 
 PREDICATE = "related_to"
 
@@ -86,8 +86,9 @@ def read(folder: Path) -> Source:
                 inferred[title] = inferred_mention(title)
             ends.append(by_title[title] if title in by_title else inferred[title]["key"])
         key = r.get("id") or triple_key(r["source"], PREDICATE, r["target"], i)
+        w = weight(_scalar(r.get("weight")), path=folder / "relationships.parquet", line=i + 1)
         triples.append({"key": key, "subject_key": ends[0], "object_key": ends[1], "predicate": PREDICATE,
-                        "description": r.get("description"), "weight": _float(r.get("weight")),
+                        "description": r.get("description"), "weight": w,
                         "chunk_keys": _strings(r.get("text_unit_ids"), "relationships", "text_unit_ids", i)})
     mentions += list(inferred.values())
 
@@ -159,11 +160,6 @@ def _scalar(v: Any) -> Any:
     if isinstance(v, float) and math.isnan(v):
         return None
     return v
-
-
-def _float(v: Any) -> float | None:
-    v = _scalar(v)
-    return None if v is None else float(v)
 
 
 def _int(v: Any) -> int | None:

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, FiniteFloat, StrictStr, ValidationError, field_validator
 
 from kgres.errors import InputError
 from kgres.ingest.base import Source, inferred_mention, mention, triple_key
@@ -78,7 +78,7 @@ class TripleRec(_Rec):
     predicate: NonEmpty
     object: NonEmpty
     description: StrictStr | None = None
-    weight: float | None = None
+    weight: FiniteFloat | None = None  # NaN and infinity refused: they would print as invalid JSON
     chunk_id: NonEmpty | None = None
 
 
