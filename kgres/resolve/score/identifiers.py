@@ -9,7 +9,8 @@ cannot-link."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 # Attribute keys that identify a thing: equal values mean one entity, different values two.
 IDENTIFIER_KEYS = frozenset({"wikidata", "wikidata_id", "qid", "orcid", "isbn", "issn", "doi", "lei", "duns",
@@ -29,40 +30,38 @@ def attributes_of(attributes_json: Sequence[str]) -> tuple[tuple[str, str], ...]
     """(normalised key, value) of every scalar attribute in mentions' ``attributes_json``, at most
     MAX_VALUES distinct values per key, sorted (nested values and empty strings are left out)."""
     values: dict[str, set[str]] = {}
-    for raw in attributes_json:
-        try:
-            attrs = json.loads(raw)
-        except (TypeError, ValueError):
+    for key, v in _items(attributes_json):
+        if isinstance(v, bool) or not isinstance(v, (str, int, float)):
             continue
-        if not isinstance(attrs, dict):
-            continue
-        for k, v in attrs.items():
-            if isinstance(v, bool) or not isinstance(v, (str, int, float)):
-                continue
-            text, key = str(v).strip(), attribute_key(k)
-            if text and key not in METADATA_KEYS:
-                values.setdefault(key, set()).add(text)
+        text = str(v).strip()
+        if text and key not in METADATA_KEYS:
+            values.setdefault(key, set()).add(text)
     return tuple((k, v) for k in sorted(values) for v in sorted(values[k])[:MAX_VALUES])
 
 
 def identifiers_of(attributes_json: Sequence[str]) -> frozenset[tuple[str, str]]:
     """(key, normalised value) pairs of identifying attributes in mentions' ``attributes_json``."""
     out = set()
+    for key, v in _items(attributes_json):
+        if key in IDENTIFIER_KEYS and isinstance(v, (str, int)) and str(v).strip():
+            value = str(v).strip().lower()
+            if key in ("url", "website", "homepage"):
+                value = value.split("://", 1)[-1].removeprefix("www.").rstrip("/")
+            out.add((key, value))
+    return frozenset(out)
+
+
+def _items(attributes_json: Sequence[str]) -> Iterator[tuple[str, Any]]:
+    """(normalised key, raw value) of every attribute of mentions' ``attributes_json`` objects;
+    a string that is not a JSON object is skipped (the importers validated what they wrote)."""
     for raw in attributes_json:
         try:
             attrs = json.loads(raw)
         except (TypeError, ValueError):
             continue
-        if not isinstance(attrs, dict):
-            continue
-        for k, v in attrs.items():
-            key = attribute_key(k)
-            if key in IDENTIFIER_KEYS and isinstance(v, (str, int)) and str(v).strip():
-                value = str(v).strip().lower()
-                if key in ("url", "website", "homepage"):
-                    value = value.split("://", 1)[-1].removeprefix("www.").rstrip("/")
-                out.add((key, value))
-    return frozenset(out)
+        if isinstance(attrs, dict):
+            for k, v in attrs.items():
+                yield attribute_key(k), v
 
 
 def identifier_conflict(a: frozenset[tuple[str, str]], b: frozenset[tuple[str, str]]) -> str | None:
