@@ -1,7 +1,14 @@
 // resolve_merge_related_rebuild: derive the RELATED edges touching the Entities in $ids from the active raw
 // triples of their mentions: one per (subject entity, object entity, predicate), triple_ids sorted,
 // weight summed. Run resolve_merge_related_delete on the same ids first. Same result as ingest_triples builds.
+// Clears the :Stale mark (resolve_rollback_run) of $ids in the same transaction: the last step of a refresh.
 // Params: $ids list<string>.
+CALL () {
+  UNWIND $ids AS id
+  MATCH (e:Entity {id: id})
+  WHERE e:Stale
+  REMOVE e:Stale
+}
 UNWIND $ids AS id
 MATCH (:Entity {id: id})<-[:REFERS_TO]-(:Mention)-[t:RELATES]-(:Mention)
 WHERE t.status = 'active'

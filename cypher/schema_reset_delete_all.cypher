@@ -1,4 +1,6 @@
-// schema_reset_delete_all: delete every node and relationship, in batches (schema is kept).
+// schema_reset_delete_all: delete every node and relationship, in batches (schema is kept), except the
+// writer lock, so that the command resetting keeps holding it (kgres.db.lock).
 // Params: none. Must run in an auto-commit transaction (CALL ... IN TRANSACTIONS).
 MATCH (n)
+WHERE NOT n:WriterLock
 CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS

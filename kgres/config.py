@@ -60,6 +60,15 @@ class SchemaSettings(BaseModel):
     fastrp_dimensions: int = Field(128, ge=1, le=4096)
 
 
+class LockSettings(BaseModel):
+    """The writer lock (kgres.db.lock), ``[lock]`` in the config file (``KGRES_LOCK__WAIT_S``, ``KGRES_LOCK__TTL_S``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    wait_s: float = Field(60.0, ge=0, le=86_400)  # how long a second writer waits before failing
+    ttl_s: float = Field(60.0, ge=1, le=86_400)  # a holder silent this long is presumed dead
+
+
 def _default_home() -> Path:
     return Path(os.path.expanduser("~/.kgres"))
 
@@ -73,6 +82,7 @@ class Settings(BaseSettings):
     server: ServerSettings = ServerSettings()
     ingest: IngestSettings = IngestSettings()
     schema_: SchemaSettings = Field(SchemaSettings(), alias="schema")
+    lock: LockSettings = LockSettings()
     resolve: dict[str, Any] = {}  # validated by kgres.resolve.ResolveConfig when a run starts
     llm: dict[str, Any] = {}      # validated by kgres.llm.LLMSettings when an LLM stage starts
     retrieve: dict[str, Any] = {}  # validated by kgres.retrieve.RetrieveConfig

@@ -326,3 +326,55 @@ def test_resolve_reaches_a_fixed_point_and_reuses_its_model_until_something_arri
     write_jsonl(tmp_path / "more.jsonl", [{"kind": "mention", "id": "late1", "name": "Late Arrival", "type": "PERSON"}])
     ingest.ingest(db, "jsonl", tmp_path / "more.jsonl")
     assert resolve(db).model_trained
+
+
+def test_a_rollback_interrupted_after_its_moves_is_finished_exactly_by_a_rerun(db, tmp_path):
+    """The moves commit before the refresh of what they touched: a rollback killed in between left
+    entities with stale counts, aliases and RELATED edges, and its rerun reported 0 and exited 0.
+    The touched entities are now marked in the moves' own transactions."""
+    ingest.ingest(db, "jsonl", fixture(tmp_path))
+    normalize(db)
+    embed(db)
+    before = snapshot(db)
+    stats = resolve(db)
+    newest = db.run("MATCH (r:ResolutionRun) WHERE EXISTS { ()-[:REFERS_TO {run_id: r.id}]->() } "
+                    "RETURN r.id AS id ORDER BY r.started_at DESC, r.id DESC LIMIT 1")[0]["id"]
+    moved = db.query("resolve_rollback_run", run_id=newest, limit=2)[0]["moved"]  # killed here
+    assert moved and db.run("MATCH (e:Stale) RETURN count(e) AS n")[0]["n"] > 0
+    assert merge.rollback(db, stats.run_id) > 0
+    assert graph_state(snapshot(db)) == graph_state(before)
+    assert_aggregates_current(db)
+
+
+def test_a_killed_rollback_command_rerun_leaves_what_an_uninterrupted_one_leaves(db, neo4j_env, tmp_path):
+    """A real ``kill -9`` of ``kgres rollback`` (in one-mention transactions, so the kill lands
+    mid-way) at several points; each rerun must end in the state before the resolve."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    ingest.ingest(db, "jsonl", fixture(tmp_path))
+    normalize(db)
+    embed(db)
+    before = graph_state(snapshot(db))
+    code = ("import sys; import kgres.resolve.merge as m; m.ROLLBACK_BATCH = 1; from kgres.cli import main; "
+            "main(['rollback', sys.argv[1]])")
+    interrupted = 0
+    for delay in (0.0, 0.1):
+        run_id = resolve(db).run_id
+        proc = subprocess.Popen([sys.executable, "-c", code, run_id], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        while proc.poll() is None and not db.run("MATCH (e:Stale) RETURN count(e) > 0 AS started")[0]["started"]:
+            time.sleep(0.01)  # the kill lands once the moves have begun, then after a little more work
+        time.sleep(delay)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        status = db.run("MATCH (r:ResolutionRun {id: $id}) RETURN r.status AS s", id=run_id)[0]["s"]
+        if status != "rolled_back":
+            interrupted += 1
+            merge.rollback(db, run_id)  # the rerun; it finishes what the killed one started
+        assert graph_state(snapshot(db)) == graph_state(before), f"killed {delay} s after the moves began"
+        assert_aggregates_current(db)
+        assert_one_refers_to_per_mention(db)
+    assert interrupted  # at least one kill landed mid-rollback

@@ -11,8 +11,11 @@ consoles; ``--json`` prints one JSON document on stdout. Exit codes::
 
 from __future__ import annotations
 
+import functools
 import json
 import math
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +74,16 @@ class App:
             self._db = Database.connect(self.settings)
         return self._db
 
+    @contextmanager
+    def writing(self, command: str, db=None) -> Iterator[Any]:
+        """Hold the database's writer lock (:mod:`kgres.db.lock`) while ``command`` changes the graph;
+        a busy lock is reported on stderr while waiting. Yields the database."""
+        from kgres.db.lock import writer_lock
+
+        db = db if db is not None else self.db
+        with writer_lock(db, command, self.settings.lock, on_wait=lambda m: self.err.print(f"note: {m}")):
+            yield db
+
     def close(self) -> None:
         if self._db is not None:
             self._db.close()
@@ -94,6 +107,18 @@ def _finite(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_finite(v) for v in value]
     return value
+
+
+def writes(command: str) -> Callable:
+    """Decorate a command (under ``click.pass_obj``) that changes the graph: it runs holding the
+    writer lock, so two writers never interleave (a second one waits, then fails naming the holder)."""
+    def wrap(fn: Callable) -> Callable:
+        @functools.wraps(fn)
+        def run(app: App, *args: Any, **kwargs: Any) -> Any:
+            with app.writing(command):
+                return fn(app, *args, **kwargs)
+        return run
+    return wrap
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")

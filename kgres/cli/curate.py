@@ -7,7 +7,7 @@ import json
 import click
 from rich.table import Table
 
-from kgres.cli import App, json_option, main
+from kgres.cli import App, json_option, main, writes
 from kgres.curate import explain as explain_stage
 
 
@@ -140,6 +140,7 @@ def review_cmd(app: App, limit: int, as_json: bool) -> None:
 @click.option("--reason", default="", help="Why; stored with the decision.")
 @json_option
 @click.pass_obj
+@writes("decide")
 def decide_cmd(app: App, decision: str, a: str, b: str, reason: str, as_json: bool) -> None:
     """Accept (merge now) or reject (never merge) two entities, by id or unique name.
 
@@ -161,6 +162,7 @@ def decide_cmd(app: App, decision: str, a: str, b: str, reason: str, as_json: bo
 @click.option("--reason", default="split by a person", show_default=True, help="Stored on the NOT_SAME_AS.")
 @json_option
 @click.pass_obj
+@writes("split")
 def split_cmd(app: App, target: str, reason: str, as_json: bool) -> None:
     """Split a mention (by id) or an absorbed entity (by id or name) off the entity it was merged into.
 
@@ -184,6 +186,7 @@ def split_cmd(app: App, target: str, reason: str, as_json: bool) -> None:
 @main.command("rebuild")
 @json_option
 @click.pass_obj
+@writes("rebuild")
 def rebuild_cmd(app: App, as_json: bool) -> None:
     """Re-derive the entity layer (aliases, counts, RELATED) from mentions, decisions and triples,
     and rebuild the entity vector index (vector searches fail for the seconds that takes)."""

@@ -35,7 +35,7 @@ def demo_cmd(app: App, as_json: bool) -> None:
     ensure_running(app)
     if os.environ.get("NEO4J_URI"):
         app.err.print("note: NEO4J_URI is set; the demo still uses the managed local server")
-    with Database(resolve_target(app.settings, managed_only=True)) as db:
+    with Database(resolve_target(app.settings, managed_only=True)) as db, app.writing("demo", db):
         schema.reset(db)
         schema.init(db, app.settings.schema_)
         stats = ingest_stage.ingest(db, "jsonl", asset_dir("sample") / "holmes.jsonl", source="sample")

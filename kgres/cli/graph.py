@@ -10,7 +10,7 @@ from rich.table import Table
 
 from kgres import ingest as ingest_stage
 from kgres import schema
-from kgres.cli import App, json_option, main
+from kgres.cli import App, json_option, main, writes
 
 
 @main.command("init")
@@ -64,7 +64,8 @@ def reset_cmd(app: App, yes: bool) -> None:
     """Empty the database (data and GDS projections; the schema stays)."""
     if not yes:
         raise click.UsageError("reset deletes all data in the database; add --yes to confirm")
-    schema.reset(app.db)
+    with app.writing("reset"):
+        schema.reset(app.db)
     app.out.print(f"database emptied at {app.db.target.uri}")
 
 
@@ -75,6 +76,7 @@ def reset_cmd(app: App, yes: bool) -> None:
 @click.option("--batch-size", type=click.IntRange(1, 100_000), help="Rows per transaction (default from settings).")
 @json_option
 @click.pass_obj
+@writes("ingest")
 def ingest_cmd(app: App, fmt: str, path: Path, source: str | None, batch_size: int | None, as_json: bool) -> None:
     """Import an LLM-built graph: one Mention per extracted entity, one Entity per Mention.
 

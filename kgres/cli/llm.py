@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from kgres.cli import App, json_option, main
+from kgres.cli import App, json_option, main, writes
 from kgres.errors import ConfigError
 
 
@@ -18,6 +18,7 @@ from kgres.errors import ConfigError
                    "passage; a mention the model places elsewhere moves alone.")
 @json_option
 @click.pass_obj
+@writes("judge")
 def judge_cmd(app: App, limit: int, min_confidence: float, mention_level: bool, as_json: bool) -> None:
     """Let an LLM decide review-band pairs: same (merge), different (NOT_SAME_AS) or unsure.
 
@@ -88,6 +89,7 @@ def _llm_or_skip(app: App, stage: str, as_json: bool):
 @click.option("--all", "all_triples", is_flag=True, help="Score every active triple again, not only new ones.")
 @json_option
 @click.pass_obj
+@writes("reflect")
 def reflect_cmd(app: App, threshold: float, all_triples: bool, as_json: bool) -> None:
     """Let an LLM score each triple 0..1; implausible triples are marked filtered, never deleted.
 
@@ -120,6 +122,7 @@ def reflect_cmd(app: App, threshold: float, all_triples: bool, as_json: bool) ->
               help="Summarise entities whose merged descriptions exceed this (about 4 characters a token).")
 @json_option
 @click.pass_obj
+@writes("summarize")
 def summarize_cmd(app: App, budget_tokens: int, as_json: bool) -> None:
     """Summarise long merged descriptions into one paragraph (Entity.summary); mentions keep theirs.
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from kgres.cli import App, json_option, main
+from kgres.cli import App, json_option, main, writes
 from kgres.errors import ConfigError, InputError
 
 
@@ -60,6 +60,7 @@ def show_cmd(app: App, model_id: str | None, as_json: bool) -> None:
 @model_group.command("train")
 @json_option
 @click.pass_obj
+@writes("model train")
 def train_cmd(app: App, as_json: bool) -> None:
     """Train a model on the graph as it is, without merging anything, and pin it.
 
@@ -114,6 +115,7 @@ def export_cmd(app: App, model_id: str | None, output: Path | None) -> None:
 @click.argument("path", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path))
 @json_option
 @click.pass_obj
+@writes("model import")
 def import_cmd(app: App, path: Path, as_json: bool) -> None:
     """Store a model exported by 'kgres model export' and pin it ('-' reads stdin).
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from kgres.cli import App, json_option, main
+from kgres.cli import App, json_option, main, writes
 from kgres.errors import ConfigError
 from kgres.resolve import MODES, STRATEGIES, ResolveConfig, merge, resolve
 
@@ -23,6 +23,7 @@ from kgres.resolve import MODES, STRATEGIES, ResolveConfig, merge, resolve
               help="TOML settings file for this run (as 'kgres --config FILE resolve').")
 @json_option
 @click.pass_obj
+@writes("resolve")
 def resolve_cmd(app: App, strategy: str | None, mode: str | None, config: Path | None, as_json: bool) -> None:
     """Resolve duplicate entities: normalize, embed, block, score, cluster, merge, as one recorded run.
 
@@ -79,6 +80,7 @@ def resolve_cmd(app: App, strategy: str | None, mode: str | None, config: Path |
 @main.command("embed")
 @json_option
 @click.pass_obj
+@writes("embed")
 def embed_cmd(app: App, as_json: bool) -> None:
     """Embed entity text (name, type, description) and compute FastRP structural embeddings.
 
@@ -115,6 +117,7 @@ def embed_cmd(app: App, as_json: bool) -> None:
 @click.argument("run_id")
 @json_option
 @click.pass_obj
+@writes("rollback")
 def rollback_cmd(app: App, run_id: str, as_json: bool) -> None:
     """Undo every merge of a resolution run, restoring the earlier state exactly."""
     n = merge.rollback(app.db, run_id)

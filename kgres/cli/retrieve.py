@@ -7,7 +7,7 @@ import os
 import click
 from rich.table import Table
 
-from kgres.cli import App, json_option, main
+from kgres.cli import App, json_option, main, writes
 from kgres.errors import ConfigError
 from kgres.retrieve import MODES
 
@@ -76,6 +76,7 @@ def query_cmd(app: App, question: str, mode: str | None, layer: str, k: int | No
 @click.option("--force", is_flag=True, help="Rebuild even if the graph has not changed.")
 @json_option
 @click.pass_obj
+@writes("communities")
 def communities_cmd(app: App, force: bool, as_json: bool) -> None:
     """Build the Leiden communities of the resolved graph, with summaries and embeddings.
 

@@ -4,6 +4,7 @@
   ``write`` / ``stream`` / ``script``, driver errors wrapped), :func:`resolve_target`;
 - :mod:`kgres.db.cypher`: where the ``cypher/*.cypher`` files are and how they are loaded;
 - :mod:`kgres.db.gds`: GDS projections as context managers;
+- :mod:`kgres.db.lock`: the writer lock every command that changes the graph holds;
 - :func:`batches`: items grouped into transaction-sized batches.
 """
 

@@ -90,19 +90,16 @@ def rollback(db: Database, run_id: str) -> int:
                          f"mentions: {', '.join(sorted(later))}")
     while db.query("resolve_rollback_same_as", run_id=run_id, limit=ROLLBACK_BATCH)[0]["removed"]:
         pass
-    touched: set[str] = set()
-    while True:  # bounded transactions; each batch is consistent on its own and a rerun continues
-        out = db.query("resolve_rollback_run", run_id=run_id, limit=ROLLBACK_BATCH)
-        if not out or not out[0]["moved"]:
-            break
-        touched.update(out[0]["affected"])
-    ids = sorted(touched)
-    for start in range(0, len(ids), ROLLBACK_BATCH):
-        refresh(db, ids[start:start + ROLLBACK_BATCH])
+    while db.query("resolve_rollback_run", run_id=run_id, limit=ROLLBACK_BATCH)[0]["moved"]:
+        pass  # bounded transactions; each batch is consistent on its own and a rerun continues
+    refreshed = 0  # the entities the moves marked :Stale, including those of an interrupted rollback
+    while ids := [r["id"] for r in db.read("resolve_rollback_stale", limit=ROLLBACK_BATCH)]:
+        refresh(db, ids)
+        refreshed += len(ids)
     while db.query("resolve_rollback_candidates", run_id=run_id, limit=ROLLBACK_BATCH * 10)[0]["removed"]:
         pass
     db.query("resolve_rollback_finish", run_id=run_id)
-    return n + len(ids)
+    return n + refreshed
 
 
 ROLLBACK_BATCH = 5000
