@@ -1,6 +1,6 @@
-// lock_release: give the writer lock back (only the holder of $token can); the node stays, free.
+// lock_release: give the writer lock back (only the holder of $token can); the node goes, so a
+// database nobody is writing to holds no lock node at all.
 // Params: $lock, $token strings.
 MATCH (l:WriterLock {name: $lock, token: $token})
-SET l.released_at = timestamp(), l.last_owner = l.owner
-REMOVE l.token, l.owner, l.acquired_at, l.heartbeat, l.ttl_ms
-RETURN l.last_owner AS owner
+DELETE l
+RETURN count(*) AS released

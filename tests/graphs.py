@@ -30,7 +30,7 @@ def snapshot(db: Database, keep_volatile: bool = True) -> tuple[list, list]:
             sorted(json.dumps([r["type"], r["start"], r["end"], clean(r["props"])]) for r in rels))
 
 
-HISTORY_LABELS = ("ResolutionRun", "MatchModel", "PairLabel", "WriterLock")  # what ran, was learned, held: kept
+HISTORY_LABELS = ("ResolutionRun", "MatchModel", "PairLabel")  # what ran and what was learned: kept
 HISTORY_EDGES = ("TRAINED", "USED")
 
 
