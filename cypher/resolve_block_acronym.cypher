@@ -1,12 +1,18 @@
-// resolve_block_acronym: pair each Entity in $ids whose acronym key equals another Entity's core key
-// ("Large Language Models" -> "llm" <- "LLMs"). At most $k per entity.
+// resolve_block_acronym: pair each Entity in $ids with the Entities whose core key equals its acronym key,
+// and with those whose acronym key equals its core key ("Large Language Models" -> "llm" <- "LLMs"),
+// both ways, so that a new "LLMs" finds the resolved "Large Language Models" as well as the reverse.
+// At most $k per entity and direction.
 // Params: $ids list<string>, $k int, $run_id string.
 UNWIND $ids AS id
 MATCH (e:Entity {id: id})
-WHERE e.key_acronym IS NOT NULL AND e.key_acronym <> e.key_core
+WHERE e.key_core IS NOT NULL
 CALL (e) {
   MATCH (o:Entity {key_core: e.key_acronym})
-  WHERE o <> e
+  WHERE e.key_acronym <> e.key_core AND o <> e
+  RETURN o ORDER BY o.id LIMIT $k
+  UNION
+  MATCH (o:Entity {key_acronym: e.key_core})
+  WHERE o.key_acronym <> o.key_core AND o <> e
   RETURN o ORDER BY o.id LIMIT $k
 }
 WITH DISTINCT CASE WHEN e.id < o.id THEN e ELSE o END AS a, CASE WHEN e.id < o.id THEN o ELSE e END AS b

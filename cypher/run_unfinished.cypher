@@ -3,6 +3,7 @@
 // Params: $strategies list<string> (the strategies `kgres resolve` runs).
 MATCH (r:ResolutionRun {status: 'running'})
 WHERE r.strategy IN $strategies
-RETURN r.id AS id, r.parent AS parent, r.config AS config, r.strategy AS strategy, r.focus AS focus
+RETURN r.id AS id, r.parent AS parent, r.config AS config, r.strategy AS strategy, r.focus AS focus,
+       coalesce(r.incremental, false) AS incremental
 ORDER BY r.started_at DESC, r.id DESC
 LIMIT 1

@@ -22,10 +22,11 @@ def new_id(prefix: str = "run") -> str:
 
 
 def start(db: Database, run_id: str, config: str, strategy: str, parent: str | None = None,
-          focus: list[str] | None = None) -> None:
-    """Create the run (or find it, when resuming); ``config`` is its settings as JSON."""
+          focus: list[str] | None = None, incremental: bool = False) -> None:
+    """Create the run (or find it, when resuming); ``config`` is its settings as JSON; ``incremental``:
+    a pass of ``kgres resolve --new``."""
     db.write("run_start", run_id=run_id, config=config, kgres_version=__version__, strategy=strategy,
-             parent=parent, focus=focus)
+             parent=parent, focus=focus, incremental=incremental, mentions=db.count("Mention"))
 
 
 def finish(db: Database, run_id: str, stats: str) -> None:

@@ -312,7 +312,8 @@ def test_legal_suffixes_match_by_default_as_evidence(db, tmp_path):
 def test_resolve_reaches_a_fixed_point_and_reuses_its_model_until_something_arrives(db, tmp_path):
     """A generated graph where merges change other pairs' context: the first resolve runs passes
     until one over every entity merges nothing; a second one, with nothing new, scores with the
-    same model and changes nothing; an import in between makes the next one train again."""
+    same model and changes nothing; after an import the next one resolves the new entity
+    incrementally with that model, and a whole one (--full) trains again."""
     from kgres.evaluate.synth import generate
 
     generate(tmp_path / "g.jsonl", tmp_path / "g.gold.jsonl", 800, seed=3)
@@ -325,7 +326,10 @@ def test_resolve_reaches_a_fixed_point_and_reuses_its_model_until_something_arri
     assert second.model_id == first.model_id and not second.model_trained
     write_jsonl(tmp_path / "more.jsonl", [{"kind": "mention", "id": "late1", "name": "Late Arrival", "type": "PERSON"}])
     ingest.ingest(db, "jsonl", tmp_path / "more.jsonl")
-    assert resolve(db).model_trained
+    third = resolve(db)
+    assert third.incremental and third.new_entities == 1 and third.model_id == first.model_id
+    assert not third.model_trained
+    assert resolve(db, new=False).model_trained
 
 
 def test_a_rollback_interrupted_after_its_moves_is_finished_exactly_by_a_rerun(db, tmp_path):
@@ -346,9 +350,15 @@ def test_a_rollback_interrupted_after_its_moves_is_finished_exactly_by_a_rerun(d
     assert_aggregates_current(db)
 
 
-def test_a_killed_rollback_command_rerun_leaves_what_an_uninterrupted_one_leaves(db, neo4j_env, tmp_path):
+def test_a_killed_rollback_command_rerun_leaves_what_an_uninterrupted_one_leaves(db, neo4j_env, tmp_path,
+                                                                                 monkeypatch):
     """A real ``kill -9`` of ``kgres rollback`` (in one-mention transactions, so the kill lands
-    mid-way) at several points; each rerun must end in the state before the resolve."""
+    mid-way) at several points; the rerun, a ``kgres rollback`` that takes over the dead one's writer
+    lock once its heartbeat expires, must end in the state before the resolve."""
+    from click.testing import CliRunner
+
+    from kgres.cli import main
+
     import signal
     import subprocess
     import sys
@@ -361,6 +371,7 @@ def test_a_killed_rollback_command_rerun_leaves_what_an_uninterrupted_one_leaves
     code = ("import sys; import kgres.resolve.merge as m; m.ROLLBACK_BATCH = 1; from kgres.cli import main; "
             "main(['rollback', sys.argv[1]])")
     interrupted = 0
+    monkeypatch.setenv("KGRES_LOCK__TTL_S", "2")  # the killed command's lock expires 2 s after its last beat
     for delay in (0.0, 0.1):
         run_id = resolve(db).run_id
         proc = subprocess.Popen([sys.executable, "-c", code, run_id], stdout=subprocess.DEVNULL,
@@ -373,7 +384,10 @@ def test_a_killed_rollback_command_rerun_leaves_what_an_uninterrupted_one_leaves
         status = db.run("MATCH (r:ResolutionRun {id: $id}) RETURN r.status AS s", id=run_id)[0]["s"]
         if status != "rolled_back":
             interrupted += 1
-            merge.rollback(db, run_id)  # the rerun; it finishes what the killed one started
+            assert db.run("MATCH (l:WriterLock) RETURN l.owner AS o")[0]["o"].startswith("kgres rollback")
+            rerun = CliRunner().invoke(main, ["rollback", run_id], catch_exceptions=False)
+            assert rerun.exit_code == 0 and "took over the writer lock of kgres rollback" in rerun.stderr
+            assert db.run("MATCH (l:WriterLock) RETURN count(l) AS n")[0]["n"] == 0
         assert graph_state(snapshot(db)) == graph_state(before), f"killed {delay} s after the moves began"
         assert_aggregates_current(db)
         assert_one_refers_to_per_mention(db)

@@ -53,12 +53,22 @@ class App:
     """Shared state of one invocation: settings, consoles, a lazily opened database."""
 
     def __init__(self, config: Path | None, quiet: bool) -> None:
-        self.config_file = config
+        self._config_file = config
         self.quiet = quiet
         self.out = Console(soft_wrap=True)
         self.err = Console(stderr=True, quiet=quiet)
         self._settings: Settings | None = None
         self._db = None
+
+    @property
+    def config_file(self) -> Path | None:
+        return self._config_file
+
+    @config_file.setter
+    def config_file(self, path: Path | None) -> None:
+        """A command's own --config replaces the group's; settings are read again from it."""
+        self._config_file = path
+        self._settings = None
 
     @property
     def settings(self) -> Settings:

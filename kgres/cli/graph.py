@@ -11,6 +11,8 @@ from rich.table import Table
 from kgres import ingest as ingest_stage
 from kgres import schema
 from kgres.cli import App, json_option, main, writes
+from kgres.cli.resolve import print_resolve, resolve_config
+from kgres.resolve import resolve
 
 
 @main.command("init")
@@ -74,10 +76,14 @@ def reset_cmd(app: App, yes: bool) -> None:
 @click.argument("path", type=click.Path(path_type=Path))
 @click.option("--source", help="Namespace for this input's ids (default: the format name).")
 @click.option("--batch-size", type=click.IntRange(1, 100_000), help="Rows per transaction (default from settings).")
+@click.option("--resolve", "then_resolve", is_flag=True,
+              help="Then resolve the new mentions (as 'kgres resolve': incremental on a resolved graph), "
+                   "holding the writer lock for both.")
 @json_option
 @click.pass_obj
 @writes("ingest")
-def ingest_cmd(app: App, fmt: str, path: Path, source: str | None, batch_size: int | None, as_json: bool) -> None:
+def ingest_cmd(app: App, fmt: str, path: Path, source: str | None, batch_size: int | None, then_resolve: bool,
+               as_json: bool) -> None:
     """Import an LLM-built graph: one Mention per extracted entity, one Entity per Mention.
 
     \b
@@ -93,7 +99,9 @@ def ingest_cmd(app: App, fmt: str, path: Path, source: str | None, batch_size: i
     \b
     Example:
         kgres ingest graphrag ./ragtest/output --source carol
+        kgres ingest jsonl today.jsonl --resolve --json | jq .resolve.merged_entities
     """
+    cfg = resolve_config(app) if then_resolve else None  # bad settings fail before anything is written
     schema.init(app.db, app.settings.schema_)
     progress = Progress(TextColumn("{task.description:<10}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                         console=app.err, transient=True)
@@ -108,8 +116,13 @@ def ingest_cmd(app: App, fmt: str, path: Path, source: str | None, batch_size: i
         stats = ingest_stage.ingest(app.db, fmt, path, source=source,
                                     batch_size=batch_size or app.settings.ingest.batch_size, on_read=on_read,
                                     on_progress=lambda kind, n: progress.advance(tasks[kind], n))
+    resolved = None
+    if cfg is not None:
+        with app.err.status("resolving") as spinner:
+            resolved = resolve(app.db, cfg, on_step=lambda m: spinner.update(f"resolving: {m}"),
+                               fastrp_dimensions=app.settings.schema_.fastrp_dimensions)
     if as_json:
-        app.emit_json(stats)
+        app.emit_json({"ingest": stats.model_dump(), "resolve": resolved.model_dump()} if resolved else stats)
         return
     t = Table(title=f"ingested {stats.format} from {stats.path} as '{stats.source}' in {stats.seconds:.1f}s")
     t.add_column("read")
@@ -122,3 +135,5 @@ def ingest_cmd(app: App, fmt: str, path: Path, source: str | None, batch_size: i
     app.out.print(t)
     for note in stats.notes:
         app.err.print(f"note: {note}")
+    if resolved is not None:
+        print_resolve(app, resolved)

@@ -9,7 +9,7 @@ from rich.table import Table
 
 from kgres.cli import App, json_option, main, writes
 from kgres.errors import ConfigError
-from kgres.resolve import MODES, STRATEGIES, ResolveConfig, merge, resolve
+from kgres.resolve import MODES, STRATEGIES, ResolveConfig, ResolveStats, merge, resolve
 
 
 @main.command("resolve")
@@ -21,10 +21,15 @@ from kgres.resolve import MODES, STRATEGIES, ResolveConfig, merge, resolve
                    "groups and link review-band pairs. [default: merge]")
 @click.option("--config", "config", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="TOML settings file for this run (as 'kgres --config FILE resolve').")
+@click.option("--new/--full", "new", default=None,
+              help="--new: resolve only the mentions imported since the last resolve, against the resolved "
+                   "graph, with its model; --full: every entity. [default: --new when a resolved graph "
+                   "exists and only imports came since, else --full]")
 @json_option
 @click.pass_obj
 @writes("resolve")
-def resolve_cmd(app: App, strategy: str | None, mode: str | None, config: Path | None, as_json: bool) -> None:
+def resolve_cmd(app: App, strategy: str | None, mode: str | None, config: Path | None, new: bool | None,
+                as_json: bool) -> None:
     """Resolve duplicate entities: normalize, embed, block, score, cluster, merge, as one recorded run.
 
     \b
@@ -39,27 +44,48 @@ def resolve_cmd(app: App, strategy: str | None, mode: str | None, config: Path |
     resolve was interrupted, this finishes that run first (with its own config).
 
     \b
+    After new mentions are imported into a resolved graph, a resolve is incremental:
+    candidates for the new entities only, from the whole graph's indexes, scored with
+    the last resolve's model, clustered under the same constraints, one recorded run.
+
+    \b
     Example:
         kgres resolve --json | jq .run_id
         kgres resolve --strategy exact      # what GraphRAG would have merged
+        kgres ingest jsonl today.jsonl && kgres resolve --new
     """
     if config is not None:
         app.config_file = config
-    overrides = {k: v for k, v in (("strategy", strategy), ("mode", mode)) if v is not None}
-    try:
-        cfg = ResolveConfig.model_validate({**app.settings.resolve, **overrides})
-    except ValueError as e:
-        raise ConfigError(f"invalid [resolve] settings: {e}") from e
+    cfg = resolve_config(app, strategy, mode)
     with app.err.status("resolving") as spinner:
         stats = resolve(app.db, cfg, on_step=lambda m: spinner.update(f"resolving: {m}"),
-                        fastrp_dimensions=app.settings.schema_.fastrp_dimensions)
+                        fastrp_dimensions=app.settings.schema_.fastrp_dimensions, new=new)
     if as_json:
         app.emit_json(stats)
         return
+    print_resolve(app, stats)
+
+
+def resolve_config(app: App, strategy: str | None = None, mode: str | None = None) -> ResolveConfig:
+    """The [resolve] settings with the command line's overrides.
+
+    Raises:
+        ConfigError: the settings are invalid.
+    """
+    overrides = {k: v for k, v in (("strategy", strategy), ("mode", mode)) if v is not None}
+    try:
+        return ResolveConfig.model_validate({**app.settings.resolve, **overrides})
+    except ValueError as e:
+        raise ConfigError(f"invalid [resolve] settings: {e}") from e
+
+
+def print_resolve(app: App, stats: ResolveStats) -> None:
+    """A resolve's figures as a table; notes on stderr."""
     if stats.resumed:
         app.err.print(f"note: finished the interrupted run {stats.run_id} (with its stored config); "
                       "run 'kgres resolve' again for a new run")
-    t = Table(title=f"run {stats.run_id} ({stats.strategy}, {stats.mode})", show_header=False)
+    scope = (f"incremental: {stats.new_entities:,} new entities" if stats.incremental else "every entity")
+    t = Table(title=f"run {stats.run_id} ({stats.strategy}, {stats.mode}; {scope})", show_header=False)
     t.add_row("entities", f"{stats.entities_before:,} -> {stats.entities_after:,}")
     t.add_row("candidate pairs", f"{stats.candidate_pairs:,} "
               f"({', '.join(f'{k} {v:,}' for k, v in stats.pairs_by_strategy.items())})")

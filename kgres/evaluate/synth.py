@@ -193,3 +193,20 @@ def generate(path: Path, gold_path: Path, mentions: int, seed: int = 11, per_ent
 def gold_of(gold_path: Path) -> dict[str, str]:
     """Read a gold file written by :func:`generate`."""
     return {r["mention_id"]: r["cluster"] for r in map(json.loads, Path(gold_path).read_text().splitlines())}
+
+
+def increments(path: Path, out_dir: Path, parts: int) -> list[Path]:
+    """Split a JSONL interchange file into ``parts`` files of consecutive chunks (a chunk record and
+    every record after it up to the next chunk), as a pipeline delivering documents over time would:
+    ``increments/part-00.jsonl``, ... Records before the first chunk go with the first part."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    starts = [i for i, line in enumerate(lines) if json.loads(line).get("kind") == "chunk"] or [0]
+    starts[0] = 0
+    bounds = [starts[round(k * len(starts) / parts)] for k in range(parts)] + [len(lines)]
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for k in range(parts):
+        p = out_dir / f"part-{k:02d}.jsonl"
+        p.write_text("".join(line + "\n" for line in lines[bounds[k]:bounds[k + 1]]), encoding="utf-8")
+        paths.append(p)
+    return paths

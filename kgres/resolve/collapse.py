@@ -32,11 +32,12 @@ BATCH_IDS = 2000
 
 
 def collapse(db: Database, cfg: ScoreConfig, ambiguity: Ambiguity, max_component: int,
-             cohesion: float, pairwise: bool = True) -> tuple[list[Group], int]:
-    """Groups of identical-name copies to merge, and how many copies were left to pair scoring."""
+             cohesion: float, pairwise: bool = True, focus: list[str] | None = None) -> tuple[list[Group], int]:
+    """Groups of identical-name copies to merge, and how many copies were left to pair scoring;
+    ``focus``: only the sets of copies that hold one of these entities (an incremental resolve)."""
     groups: list[Group] = []
     left = 0
-    for batch in batches(_candidates(db, ambiguity), BATCH_IDS):
+    for batch in batches(_candidates(db, ambiguity, focus), BATCH_IDS):
         ctx = PairContext.load(db, batch, cfg, ambiguity)
         for piece in batch:
             found, skipped = _piece_groups(ctx, sorted(i for i in piece if i in ctx.sides), max_component, cohesion,
@@ -46,8 +47,16 @@ def collapse(db: Database, cfg: ScoreConfig, ambiguity: Ambiguity, max_component
     return groups, left
 
 
-def _candidates(db: Database, ambiguity: Ambiguity) -> Iterator[list[str]]:
-    for r in db.stream("resolve_collapse_keys", _plain=True):
+def _candidates(db: Database, ambiguity: Ambiguity, focus: list[str] | None) -> Iterator[list[str]]:
+    rows = (db.stream("resolve_collapse_keys", _plain=True) if focus is None else
+            (r for i in range(0, len(focus), BATCH_IDS)
+             for r in db.read("resolve_collapse_keys_focus", _plain=True, ids=focus[i:i + BATCH_IDS])))
+    seen: set[tuple[str, ...]] = set()  # focus pages may meet the same set of copies
+    for r in rows:
+        if focus is not None:
+            if tuple(r["ids"]) in seen:
+                continue
+            seen.add(tuple(r["ids"]))
         tokens = tuple(r["tokens"] or ())
         if ambiguity.verdict(r["core"], tokens, r["core"], tokens, r["type"], "same_key") is None:
             yield r["ids"]
@@ -62,7 +71,9 @@ def _piece_groups(ctx: PairContext, ids: list[str], max_component: int, cohesion
     sides = [ctx.sides[i] for i in ids]
     mentions, names, cores = ctx.mentions(ids), ctx.names(ids), ctx.cores(ids)
     auto = ctx.cfg.auto_threshold
-    conflicted = (any(s.aliases for s in sides)  # merged earlier: their other names must agree too
+    # Two entities merged earlier: their other names must agree too (left to scoring). New copies of
+    # the name of one resolved entity join it when each compares with it in the auto band (_group).
+    conflicted = (sum(1 for s in sides if s.aliases) > 1
                   or any(a in inside and b in inside for a, b in ctx.forbidden)
                   or any(a in inside and b in inside for a, b in ctx.related)
                   or _identifiers_disagree(sides)

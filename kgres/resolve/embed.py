@@ -18,7 +18,7 @@ Structure, computed in GDS on the entity graph (``RELATED``, undirected), seeded
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from pydantic import BaseModel, Field
 
@@ -59,8 +59,12 @@ def embed_text(name: str, type_: str | None, description: str | None, descriptio
 
 
 def embed(db: Database, cfg: EmbedConfig = EmbedConfig(), fastrp_dimensions: int = 128,
-          on_batch: Callable[[int], None] = lambda n: None) -> EmbedStats:
+          on_batch: Callable[[int], None] = lambda n: None, ids: list[str] | None = None) -> EmbedStats:
     """Embed every entity whose text or model changed, then recompute the FastRP embeddings.
+
+    ``ids`` (an incremental resolve): look only at these entities, and recompute only the context
+    embeddings that they change (theirs and their neighbours', :func:`context_around`); the
+    topology-only ``fastrp`` of the rest of the graph is left as the last whole run wrote it.
 
     Raises:
         ConfigError: the model cannot be loaded, or its dimension differs from the vector index.
@@ -69,9 +73,7 @@ def embed(db: Database, cfg: EmbedConfig = EmbedConfig(), fastrp_dimensions: int
     encoder, dimensions = load_encoder(cfg)
     _check_index(db, dimensions, cfg.model)
     total = embedded = 0
-    after = ""
-    while page := db.read("resolve_embed_page", after=after, limit=cfg.page_size):
-        after = page[-1]["id"]
+    for page in _pages(db, cfg.page_size, ids):
         total += len(page)
         stale = []
         for r in page:
@@ -91,7 +93,10 @@ def embed(db: Database, cfg: EmbedConfig = EmbedConfig(), fastrp_dimensions: int
             embedded += len(stale)
             on_batch(len(stale))
     if cfg.fastrp and total:
-        structural(db, fastrp_dimensions, cfg.fastrp_seed)
+        if ids is None:
+            structural(db, fastrp_dimensions, cfg.fastrp_seed)
+        else:
+            context_around(db, ids, fastrp_dimensions, cfg.fastrp_seed)
     return EmbedStats(entities=total, embedded=embedded, model=cfg.model, dimensions=dimensions, fastrp=cfg.fastrp)
 
 
@@ -101,6 +106,36 @@ def structural(db: Database, dimensions: int, seed: int) -> None:
         db.query("resolve_embed_fastrp", graph=graph.name, dimensions=dimensions, seed=seed)
         db.query("resolve_embed_context", graph=graph.name, dimensions=dimensions, seed=seed)
     db.write("resolve_embed_clear_isolated")
+
+
+def context_around(db: Database, ids: list[str], dimensions: int, seed: int) -> int:
+    """Recompute the context embeddings of ``ids`` and their neighbours (what new entities change),
+    from a projection of just that neighbourhood; returns how many were written. The same vectors
+    as :func:`structural` writes (one hop, no randomness but the seeded projection of the features)."""
+    with projection(db, "resolve_embed_project_around", "around", ids=ids) as graph:
+        if not graph.nodes:
+            return 0
+        rows = db.read("resolve_embed_context_stream", _plain=True, graph=graph.name, dimensions=dimensions,
+                       seed=seed)
+    # the projection's outer ring (neighbours of neighbours) lacks its own other neighbours
+    wanted = set(ids) | {r["id"] for r in db.read("resolve_embed_neighbours", ids=ids)}
+    out = [{"id": r["id"], "v": r["embedding"] if any(r["embedding"]) else None} for r in rows if r["id"] in wanted]
+    for start in range(0, len(out), 2000):
+        db.write("resolve_embed_context_write", rows=out[start:start + 2000])
+    return len(out)
+
+
+def _pages(db: Database, size: int, ids: list[str] | None) -> Iterator[list[dict]]:
+    """Entities with what their embedding text is built from: every one, or those of ``ids``."""
+    if ids is not None:
+        for start in range(0, len(ids), size):
+            if page := db.read("resolve_embed_ids", ids=ids[start:start + size]):
+                yield page
+        return
+    after = ""
+    while page := db.read("resolve_embed_page", after=after, limit=size):
+        after = page[-1]["id"]
+        yield page
 
 
 def reindex(db: Database, timeout_s: int = 1800) -> bool:
