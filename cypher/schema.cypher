@@ -18,7 +18,7 @@
 //                       auto_threshold, review_threshold, expected_precision, expected_recall})   the
 //                       Fellegi-Sunter model a run trained or used (kgres model show|train|export|import)
 //         (:PairLabel {a, b, label, levels_json, decided_by, decided_at})   a decision kept as a training label
-//         (:WriterLock {name, token, owner, acquired_at, heartbeat, ttl_ms})   one writer at a time, while held (kgres.db.lock)
+//         (:WriterLock {name, token?, owner?, acquired_at?, heartbeat?, ttl_ms?})   one writer at a time (kgres.db.lock)
 // Edges:  (:Mention)-[:RELATES {id, predicate, description, weight, chunk_ids, source_system,
 //                               source_key, status, ingest_run_id}]->(:Mention)      raw triple
 //         (:Mention)-[:REFERS_TO {confidence, method, run_id, decided_by, decided_at, evidence}]->(:Entity)

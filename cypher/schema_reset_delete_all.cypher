@@ -3,5 +3,5 @@
 // Params: $token string or null (the caller's writer lock).
 // Must run in an auto-commit transaction (CALL ... IN TRANSACTIONS).
 MATCH (n)
-WHERE NOT (n:WriterLock AND n.token = coalesce($token, ''))
+WHERE NOT (n:WriterLock AND coalesce(n.token, '') = coalesce($token, '-'))
 CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS

@@ -92,4 +92,6 @@ def reset(db: Database) -> None:
         raise
     except DatabaseError:
         pass  # no GDS on this server: nothing to drop
-    db.auto_commit("schema_reset_delete_all", token=getattr(db, "_writer_lock_token", None))
+    from kgres.db.lock import held_token
+
+    db.auto_commit("schema_reset_delete_all", token=held_token(db))

@@ -17,7 +17,7 @@ DERIVED = {"fastrp", "context_embedding", "kmeans_block"}
 
 def snapshot(db: Database, keep_volatile: bool = True) -> tuple[list, list]:
     """Every node and relationship with labels/type and properties, as sorted comparable lists."""
-    nodes = db.run("MATCH (n) RETURN labels(n) AS labels, properties(n) AS props")
+    nodes = db.run("MATCH (n) WHERE NOT n:WriterLock RETURN labels(n) AS labels, properties(n) AS props")
     rels = db.run("MATCH (a)-[r]->(b) RETURN type(r) AS type, properties(r) AS props, "
                   "coalesce(a.id, elementId(a)) AS start, coalesce(b.id, elementId(b)) AS end")
 
@@ -42,7 +42,8 @@ def graph_state(snap: tuple[list, list]) -> tuple[list, list]:
 
 
 def counts(db: Database) -> dict[str, int]:
-    row = db.run("CALL () { MATCH (n) RETURN count(n) AS nodes } "
+    """Nodes and relationships of the graph (the free writer lock node, kgres.db.lock, is not data)."""
+    row = db.run("CALL () { MATCH (n) WHERE NOT n:WriterLock RETURN count(n) AS nodes } "
                  "CALL () { MATCH ()-[r]->() RETURN count(r) AS rels } RETURN nodes, rels")[0]
     return {"nodes": row["nodes"], "rels": row["rels"]}
 

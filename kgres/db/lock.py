@@ -8,8 +8,9 @@ stops heartbeating, and its lock is taken over ``ttl_s`` seconds after its last 
 interrupted work itself is finished by the next run (``kgres resolve`` resumes a 'running' run,
 ``kgres rollback`` continues, ``kgres ingest`` finishes an import). Readers never take the lock.
 
-The lock is re-entrant within one process and database handle: ``kgres ingest --resolve`` holds it
-once for both stages.
+The lock is re-entrant within one thread and database handle: ``kgres ingest --resolve`` holds it
+once for both stages. Threads of one process sharing a handle (``kgres serve`` answering two
+``POST /mentions`` at once) queue on a process-local lock first, so they hand over without polling.
 """
 
 from __future__ import annotations
@@ -38,6 +39,16 @@ def owner_label(command: str) -> str:
     return f"kgres {command} (pid {os.getpid()} on {socket.gethostname()})"
 
 
+_held: dict[tuple[int, int], str] = {}  # (database handle, thread) -> token of the lock it holds
+_local: dict[int, threading.Lock] = {}  # database handle -> the lock its threads queue on
+_registry = threading.Lock()
+
+
+def held_token(db: Database) -> str | None:
+    """The token of the writer lock this thread holds on ``db``, if it holds it."""
+    return _held.get((id(db), threading.get_ident()))
+
+
 @contextmanager
 def writer_lock(db: Database, command: str, settings: LockSettings = LockSettings(),
                 on_wait: Callable[[str], None] = lambda m: None) -> Iterator[str]:
@@ -49,33 +60,40 @@ def writer_lock(db: Database, command: str, settings: LockSettings = LockSetting
     Raises:
         LockHeld: another live writer kept the lock for ``settings.wait_s`` seconds.
     """
-    held = getattr(db, "_writer_lock_token", None)
-    if held is not None:  # re-entrant: an outer command already holds it
-        yield held
+    key = (id(db), threading.get_ident())
+    if key in _held:  # re-entrant: an outer command of this thread already holds it
+        yield _held[key]
         return
-    token = uuid.uuid4().hex
-    owner = owner_label(command)
-    _acquire(db, token, owner, settings, on_wait)
-    db._writer_lock_token = token  # type: ignore[attr-defined]
-    stop = threading.Event()
-    beat = threading.Thread(target=_heartbeat, args=(db, token, settings.ttl_s / 3, stop),
-                            name="kgres-writer-lock", daemon=True)
-    beat.start()
-    try:
-        yield token
-    finally:
-        stop.set()
-        beat.join()
-        db._writer_lock_token = None  # type: ignore[attr-defined]
-        try:
-            db.query("lock_release", lock=NAME, token=token)
-        except KgresError:
-            pass  # the database went away; the lock expires after its ttl
-
-
-def _acquire(db: Database, token: str, owner: str, settings: LockSettings,
-             on_wait: Callable[[str], None]) -> None:
+    with _registry:
+        local = _local.setdefault(id(db), threading.Lock())
     deadline = time.monotonic() + settings.wait_s
+    if not (local.acquire(timeout=settings.wait_s) if settings.wait_s else local.acquire(blocking=False)):
+        raise LockHeld(f"another writer of this process ({owner_label('serve')}) kept the database for "
+                       f"{settings.wait_s:g} s (KGRES_LOCK__WAIT_S)")
+    try:
+        token = uuid.uuid4().hex
+        _acquire(db, token, owner_label(command), settings, deadline, on_wait)
+        _held[key] = token
+        stop = threading.Event()
+        beat = threading.Thread(target=_heartbeat, args=(db, token, settings.ttl_s / 3, stop),
+                                name="kgres-writer-lock", daemon=True)
+        beat.start()
+        try:
+            yield token
+        finally:
+            stop.set()
+            beat.join()
+            del _held[key]
+            try:
+                db.query("lock_release", lock=NAME, token=token)
+            except KgresError:
+                pass  # the database went away; the lock expires after its ttl
+    finally:
+        local.release()
+
+
+def _acquire(db: Database, token: str, owner: str, settings: LockSettings, deadline: float,
+             on_wait: Callable[[str], None]) -> None:
     told = False
     ttl_ms = int(settings.ttl_s * 1000)
     while True:
@@ -95,7 +113,7 @@ def _acquire(db: Database, token: str, owner: str, settings: LockSettings,
         if not told:
             on_wait(f"waiting up to {settings.wait_s:g} s for the writer lock: {holder}")
             told = True
-        time.sleep(min(1.0, max(left, 0.05)))
+        time.sleep(min(0.2, max(left, 0.05)))
 
 
 def _heartbeat(db: Database, token: str, every_s: float, stop: threading.Event) -> None:
