@@ -41,7 +41,7 @@ class InputError(KgresError):
         if field is not None:
             where.append(f"field '{field}'")
         super().__init__(f"{': '.join([', '.join(where)] if where else [])}{': ' if where else ''}{message}")
-        self.path, self.line, self.field = path, line, field
+        self.path, self.line, self.field, self.reason = path, line, field, message
 
 
 class DatabaseError(KgresError):

@@ -130,3 +130,53 @@ def test_a_graph_resolved_in_increments_ends_close_to_one_run(db, tmp_path):
     assert pairwise(inc, gold)["p"] >= pairwise(one, gold)["p"] - 0.02
     assert_one_refers_to_per_mention(db)
     assert_aggregates_current(db)
+
+
+def test_http_post_mentions_resolves_a_batch_and_writes_nothing_for_a_bad_one(db, tmp_path):
+    import threading
+
+    from kgres.retrieve import Retriever
+    from kgres.retrieve.serve import Server, create_app
+    from tests.graphs import counts, free_port
+    from tests.test_retrieve import _http
+
+    ingest.ingest(db, "jsonl", fixture(tmp_path), source="story")
+    resolve(db)
+    with Server(create_app(db, Retriever(db), token="s3cret"), port=free_port()) as server:
+        url = server.url + "/mentions"
+        batch = {"source": "story", "records": [
+            {"kind": "chunk", "id": "c30", "text": "Sherlock Holmes plays the violin."},
+            {"kind": "mention", "id": "n1", "name": "Sherlock Holmes", "type": "PERSON", "chunk_id": "c30"},
+            {"kind": "mention", "id": "n2", "name": "violin", "type": "INSTRUMENT", "chunk_id": "c30"},
+            {"kind": "triple", "subject": "n1", "predicate": "PLAYS", "object": "n2", "chunk_id": "c30"}]}
+        assert _http("POST", url, batch)[0] == 401  # the token comes first
+        status, body = _http("POST", url, batch, token="s3cret")
+        assert status == 200 and body["resolve"]["incremental"] and body["ingest"]["mentions"] == 2
+        by_id = {m["id"]: m for m in body["mentions"]}
+        assert by_id["n1"]["entity_id"] == entity_of(db, "sh1") and by_id["n1"]["method"] in ("model", "rules")
+        assert by_id["n1"]["run_id"].startswith(body["resolve"]["run_id"])
+        assert by_id["n2"]["entity_id"] == "ent:story:n2" and by_id["n2"]["method"] == "ingest"
+        assert 0 < by_id["n1"]["confidence"] <= 1
+        before = counts(db)
+        bad = {"source": "story", "records": [
+            {"kind": "mention", "id": "n3", "name": "Watson", "type": "PERSON"},
+            {"kind": "mention", "id": "n4", "type": "PERSON"}]}
+        status, body = _http("POST", url, bad, token="s3cret")
+        assert status == 422 and "records, line 2" in body["detail"] and "name" in body["detail"]
+        assert counts(db) == before  # nothing of the batch written
+        assert _http("POST", url, {"records": []}, token="s3cret")[0] == 422
+        # two clients at once: one writer at a time, both answered
+        results: list[int] = []
+        posts = [{"source": "story", "records": [{"kind": "mention", "id": f"p{i}", "name": f"Dr. Watson {i}",
+                                                   "type": "PERSON"}]} for i in range(2)]
+        threads = [threading.Thread(target=lambda b=b: results.append(_http("POST", url, b, token="s3cret")[0]))
+                   for b in posts]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert results == [200, 200]
+        status, schema = _http("GET", server.url + "/openapi.json", token="s3cret")
+        assert "/mentions" in schema["paths"]
+    assert_one_refers_to_per_mention(db)
+    assert_aggregates_current(db)

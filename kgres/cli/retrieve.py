@@ -101,7 +101,8 @@ def communities_cmd(app: App, force: bool, as_json: bool) -> None:
 @click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True)
 @click.pass_obj
 def serve_cmd(app: App, host: str, port: int) -> None:
-    """Serve retrieval over HTTP: POST /retrieve, GET /entities/{id}, GET /health.
+    """Serve retrieval over HTTP: POST /retrieve, GET /entities/{id}, GET /health, and take new
+    mentions: POST /mentions (written and resolved, one writer at a time).
 
     \b
     OpenAPI schema at /openapi.json, interactive docs at /docs. With
@@ -120,4 +121,7 @@ def serve_cmd(app: App, host: str, port: int) -> None:
     retriever = _retriever(app)
     retriever.encode("warm up")  # load the model before the first request, not during it
     app.err.print(f"kgres serving http://{host}:{port} (docs at /docs){' with a token' if token else ''}")
-    Server(create_app(app.db, retriever, token), host, port).run()
+    from kgres.cli.resolve import resolve_config
+
+    Server(create_app(app.db, retriever, token, resolve_cfg=resolve_config(app), lock=app.settings.lock),
+           host, port).run()

@@ -57,4 +57,30 @@ def ingest(db: Database, fmt: str, path: Path, *, source: str | None = None, bat
     return write(db, src, source, batch_size=batch_size, on_progress=on_progress)
 
 
-__all__ = ["READERS", "IngestStats", "Source", "ingest", "read"]
+def ingest_records(db: Database, records: list[dict], *, source: str = "api", batch_size: int = 5000) -> IngestStats:
+    """Validate and write interchange records (what a JSONL file holds, one dict per line) given in
+    memory, as ``kgres serve``'s ``POST /mentions`` receives them.
+
+    Raises:
+        InputError: a record is malformed; ``line`` is its position in ``records`` counted from 1,
+            ``path`` is ``"records"``. Nothing is written.
+    """
+    import json
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="kgres-records-") as tmp:
+        path = Path(tmp) / "records.jsonl"
+        try:
+            text = "".join(json.dumps(r, ensure_ascii=False, allow_nan=False) + "\n" for r in records)
+        except ValueError as e:  # NaN or infinity: not JSON
+            raise InputError(f"not valid JSON: {e}", path="records") from e
+        path.write_text(text, encoding="utf-8")
+        try:
+            return ingest(db, "jsonl", path, source=source, batch_size=batch_size)
+        except InputError as e:
+            if e.path is None or Path(e.path) != path:
+                raise
+            raise InputError(e.reason, path="records", line=e.line, field=e.field) from e
+
+
+__all__ = ["READERS", "IngestStats", "Source", "ingest", "ingest_records", "read"]

@@ -5,6 +5,12 @@
   the context of :func:`kgres.retrieve.Retriever.retrieve` (and an answer citing its sources when
   asked and an LLM is configured).
 - ``GET /entities/{id}``: the entity with its alias trail (as ``kgres explain``); 404 when unknown.
+- ``POST /mentions``: ``{"records": [...], "source"?, "resolve"?}``: interchange records (as the
+  lines of a JSONL file: documents, chunks, mentions, triples) are validated, written and resolved
+  (incrementally on a resolved graph, as ``kgres ingest jsonl FILE --resolve``); the answer gives,
+  per input mention, the entity it now refers to, the confidence and the method. A malformed record
+  gets 422 naming its position and field, and nothing is written; a writer holding the database
+  longer than the lock's wait gets 503 naming it.
 
 Bad requests get a 4xx with a message naming the problem (422 for a malformed body, 400 for a
 request kgres refuses, 401 without the token). Loopback by default; binding any other address
@@ -24,10 +30,17 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from kgres import __version__
+from kgres.config import LockSettings
 from kgres.db import Database
-from kgres.errors import ConfigError, DatabaseUnavailable, KgresError
+from kgres.db.lock import LockHeld, writer_lock
+from kgres.errors import ConfigError, DatabaseUnavailable, InputError, KgresError
+from kgres.ingest import ingest_records
+from kgres.resolve import ResolveConfig, resolve
 from kgres.retrieve.retriever import RetrieveMode, Retriever
 from kgres.schema import Layer
+
+
+MAX_RECORDS = 50_000  # records in one POST /mentions
 
 
 class RetrieveRequest(BaseModel):
@@ -42,9 +55,21 @@ class RetrieveRequest(BaseModel):
     answer: bool = False
 
 
-def create_app(db: Database, retriever: Retriever, token: str | None = None) -> FastAPI:
+class MentionsRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    records: list[dict[str, Any]] = Field(min_length=1, max_length=MAX_RECORDS,
+                                          description="interchange records, as the lines of a kgres JSONL file")
+    source: str = Field("api", pattern=r"^[A-Za-z0-9_.-]{1,64}$",
+                        description="namespace of the records' ids (as kgres ingest --source)")
+    resolve: bool = Field(True, description="resolve the new mentions (false: only write them)")
+
+
+def create_app(db: Database, retriever: Retriever, token: str | None = None,
+               resolve_cfg: ResolveConfig | None = None, lock: LockSettings = LockSettings()) -> FastAPI:
     """The FastAPI application over one database and retriever (annotations are resolved from this
-    module's globals, hence the module-level FastAPI imports)."""
+    module's globals, hence the module-level FastAPI imports). ``resolve_cfg`` and ``lock`` are
+    what ``POST /mentions`` resolves with and how long it waits for another writer."""
     app = FastAPI(title="kgres retrieval", version=__version__,
                   description="Graph retrieval served from the resolved knowledge graph in Neo4j.")
 
@@ -81,6 +106,27 @@ def create_app(db: Database, retriever: Retriever, token: str | None = None) -> 
         if req.answer:
             out["answer"] = retriever.answer(ctx).model_dump()
         return out
+
+    @app.exception_handler(InputError)
+    def _malformed(_: Request, e: InputError) -> JSONResponse:
+        return JSONResponse(status_code=422, content={"detail": str(e)[:2000]})
+
+    @app.exception_handler(LockHeld)
+    def _busy(_: Request, e: LockHeld) -> JSONResponse:
+        return JSONResponse(status_code=503, content={"detail": str(e)}, headers={"Retry-After": "5"})
+
+    @app.post("/mentions", dependencies=[Depends(check_token)])
+    def mentions(req: MentionsRequest) -> dict[str, Any]:
+        """Write a batch of records and resolve its mentions; per input mention, its entity."""
+        keys = [str(r.get("id")) for r in req.records if isinstance(r, dict) and r.get("kind") == "mention"]
+        with writer_lock(db, "serve POST /mentions", lock):
+            stats = ingest_records(db, req.records, source=req.source)
+            resolved = resolve(db, resolve_cfg or ResolveConfig()) if req.resolve else None
+        rows = {r["key"]: r for r in db.read("retrieve_serve_mentions", ids=[f"{req.source}:{k}" for k in keys])}
+        return {"ingest": stats.model_dump(), "resolve": resolved.model_dump() if resolved else None,
+                "mentions": [{"id": k, **{f: rows.get(k, {}).get(f) for f in
+                                          ("entity_id", "entity_name", "confidence", "method", "run_id")}}
+                             for k in keys]}
 
     @app.get("/entities/{entity_id}", dependencies=[Depends(check_token)])
     def entity(entity_id: str) -> dict[str, Any]:
