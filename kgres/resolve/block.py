@@ -37,6 +37,7 @@ from kgres.db.gds import projection
 BlockStrategy = Literal["exact", "acronym", "lexical", "semantic", "structural", "attributes", "kmeans"]
 PER_ENTITY = ("exact", "acronym", "lexical", "semantic")  # one query per page of entities
 KMEANS_ROWS = 1024  # rows of a block's similarity matrix held at once
+HUB_DEGREE = 1000  # structural pairs walked from a focus skip neighbours with more neighbours than this
 
 
 class BlockConfig(BaseModel):
@@ -58,15 +59,26 @@ class BlockStats(BaseModel):
 
 
 def block(db: Database, run_id: str, cfg: BlockConfig = BlockConfig(),
-          on_batch: Callable[[int], None] = lambda n: None, focus: list[str] | None = None) -> BlockStats:
+          on_batch: Callable[[int], None] = lambda n: None, focus: list[str] | None = None,
+          incremental: bool = False) -> BlockStats:
     """Write CANDIDATE edges for ``run_id``; idempotent (MERGE per pair and run).
 
     ``focus``: block only these entities (a later pass re-examines what the previous one merged).
+    ``incremental`` (with ``focus``: new entities joining a resolved graph): work in proportion to
+    the focus, not the graph: the full-text index is used as it is (not rebuilt), and structural
+    pairs are walked from the focus (``resolve_block_structural_focus``) instead of computed over
+    the whole graph.
     """
-    if "lexical" in cfg.strategies:
+    walk = incremental and focus is not None
+    if "lexical" in cfg.strategies and not walk:
         reindex_names(db)
-    if "structural" in cfg.strategies or "kmeans" in cfg.strategies:
-        _graph_wide(db, run_id, cfg, focus)
+    if "structural" in cfg.strategies and walk:
+        for i in range(0, len(focus), cfg.batch_size):
+            db.write("resolve_block_structural_focus", ids=focus[i:i + cfg.batch_size], k=cfg.k,
+                     cutoff=cfg.structural_cutoff, max_degree=HUB_DEGREE, run_id=run_id)
+    if ("structural" in cfg.strategies and not walk) or "kmeans" in cfg.strategies:
+        _graph_wide(db, run_id, cfg if not walk else cfg.model_copy(update={"strategies": tuple(
+            s for s in cfg.strategies if s != "structural")}), focus)
     if "kmeans" in cfg.strategies:
         _kmeans_pairs(db, run_id, cfg.k, focus)
     if "attributes" in cfg.strategies:

@@ -327,7 +327,7 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
     if cfg.strategy in ENGINES:
         block_cfg = cfg.block if cfg.embed.enabled else cfg.block.model_copy(update={"strategies": tuple(
             s for s in cfg.block.strategies if s not in ("semantic", "kmeans"))})
-        b = timed("block", lambda: block(db, run_id, block_cfg, focus=focus))
+        b = timed("block", lambda: block(db, run_id, block_cfg, focus=focus, incremental=incremental))
         ambiguity = load_ambiguity(db)  # one holder table for scoring and clustering alike
         pairs, by_strategy = b.pairs, b.pairs_by_strategy
         if cfg.strategy == "rules":

@@ -1,0 +1,32 @@
+// resolve_block_structural_focus: resolve_block_structural for the entities in $ids only, walked from them
+// instead of computed over the whole graph (an incremental resolve): the entities sharing RELATED
+// neighbours with each, Jaccard over distinct neighbours at least $cutoff, both with at least two
+// neighbours (GDS degreeCutoff 2), the $k most similar per entity. Neighbours with more than
+// $max_degree neighbours of their own (hubs) are not walked through: they say little about identity.
+// Params: $ids list<string>, $k int, $cutoff float, $max_degree int, $run_id string.
+UNWIND $ids AS id
+MATCH (x:Entity {id: id})
+WITH x, apoc.coll.toSet([(x)-[:RELATED]-(n:Entity) | n]) AS nx
+WHERE size(nx) >= 2
+CALL (x, nx) {
+  UNWIND nx AS n
+  WITH n WHERE COUNT { (n)-[:RELATED]-() } <= $max_degree
+  MATCH (n)-[:RELATED]-(y:Entity)
+  WHERE y <> x
+  WITH y, count(DISTINCT n) AS shared
+  WITH y, shared, size(apoc.coll.toSet([(y)-[:RELATED]-(m:Entity) | m])) AS ny
+  WHERE ny >= 2
+  WITH y, toFloat(shared) / (size(nx) + ny - shared) AS jaccard
+  WHERE jaccard >= $cutoff
+  RETURN y ORDER BY jaccard DESC, y.id LIMIT $k
+}
+WITH DISTINCT CASE WHEN x.id < y.id THEN x ELSE y END AS a, CASE WHEN x.id < y.id THEN y ELSE x END AS b
+CALL (a, b) {
+  // One edge per pair and run. Not MERGE, nor a MATCH on run_id: the planner may seek the run_id
+  // index for every row (quadratic as the run's edges grow); a pattern comprehension expands
+  // between the two bound nodes only.
+  WITH a, b, [o IN [(a)-[old:CANDIDATE]->(b) | old] WHERE o.run_id = $run_id] AS olds
+  FOREACH (_ IN CASE WHEN size(olds) = 0 THEN [1] ELSE [] END |
+    CREATE (a)-[:CANDIDATE {run_id: $run_id, methods: ['structural']}]->(b))
+  FOREACH (old IN [o IN olds WHERE NOT 'structural' IN o.methods] | SET old.methods = old.methods + 'structural')
+}
