@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -333,3 +334,46 @@ def test_cli_query_and_eval_answers(resolved, neo4j_env, monkeypatch, tmp_path):
         out = CliRunner().invoke(main, ["query", QUESTION, "--k", "1", "--hops", "2"], catch_exceptions=False)
         assert out.exit_code == 0 and "Answer: The lodger plays the violin." in out.stdout
         assert "Sources: jsonl:c2" in out.stdout
+
+
+def _raw(url: str, data: bytes, headers: dict[str, str]) -> tuple[int, bytes]:
+    """POST ``data`` as it is (GET when empty), so that malformed bodies can be sent."""
+    req = urllib.request.Request(url, method="POST" if data else "GET", data=data or None,
+                                 headers={"content-type": "application/json", **headers})
+    try:
+        with urllib.request.urlopen(req, timeout=60) as resp:
+            return resp.status, resp.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read()
+
+
+def test_http_hardening_token_first_no_echo_body_limit_any_id(resolved):
+    """What a hostile tester found: malformed JSON answered 422 before the token check, a 50 MB body
+    came back echoed in the 422, a lone surrogate and NaN got bare 500s, ids with '/' could not be
+    fetched, lowercase 'bearer' was refused, a one-space token was accepted, /docs needed a CDN."""
+    from kgres.retrieve.serve import Server, check_bind, create_app
+
+    original = resolved.run("MATCH (e:Entity {name: 'violin'}) RETURN e.id AS id")[0]["id"]
+    with Server(create_app(resolved, Retriever(resolved), token="s3cret", max_body_bytes=100_000),
+                port=free_port()) as server:
+        url = server.url + "/retrieve"
+        assert _raw(url, b"{not json", {})[0] == 401  # the token first, before the body is parsed
+        assert _raw(server.url + "/openapi.json", b"", {})[0] == 401
+        auth = {"authorization": "bearer s3cret"}  # the scheme in any case
+        assert _raw(url, json.dumps({"query": QUESTION, "k": 1}).encode(), auth)[0] == 200
+        big = json.dumps({"query": "x" * 90_000, "k": "y" * 5000}).encode()
+        status, body = _raw(url, big, auth)
+        assert status == 422 and len(body) < 5000  # names the fields, never repeats the input
+        assert _raw(url, json.dumps({"query": "x" * 200_000}).encode(), auth)[0] == 413
+        for bad in (b'{"query": "\\ud800"}', b'{"query": "x", "k": NaN}', b'{"query": "x", "k": Infinity}'):
+            status, body = _raw(url, bad, auth)
+            assert status == 422 and b"detail" in body, bad
+        resolved.run("MATCH (e:Entity {id: $id}) SET e.id = 'odd/id with space?'", id=original)
+        status, body = _raw(server.url + "/entities/" + urllib.parse.quote("odd/id with space?", safe=""), b"", auth)
+        resolved.run("MATCH (e:Entity {id: 'odd/id with space?'}) SET e.id = $id", id=original)
+        assert status == 200 and json.loads(body)["entity"]["name"] == "violin"
+        assert _raw(server.url + "/docs", b"", auth)[0] == 404
+    with pytest.raises(ConfigError, match="blank"):
+        create_app(resolved, Retriever(resolved), token=" ")
+    with pytest.raises(ConfigError, match="KGRES_SERVE_TOKEN"):
+        check_bind("0.0.0.0", " ")

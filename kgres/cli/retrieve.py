@@ -105,7 +105,7 @@ def serve_cmd(app: App, host: str, port: int) -> None:
     mentions: POST /mentions (written and resolved, one writer at a time).
 
     \b
-    OpenAPI schema at /openapi.json, interactive docs at /docs. With
+    OpenAPI schema at /openapi.json (load it into any OpenAPI viewer). With
     KGRES_SERVE_TOKEN set, every request must send 'Authorization: Bearer <token>'.
 
     \b
@@ -120,7 +120,7 @@ def serve_cmd(app: App, host: str, port: int) -> None:
     check_bind(host, token)
     retriever = _retriever(app)
     retriever.encode("warm up")  # load the model before the first request, not during it
-    app.err.print(f"kgres serving http://{host}:{port} (docs at /docs){' with a token' if token else ''}")
+    app.err.print(f"kgres serving http://{host}:{port} (schema at /openapi.json){' with a token' if token else ''}")
     from kgres.cli.resolve import resolve_config
 
     Server(create_app(app.db, retriever, token, resolve_cfg=resolve_config(app), lock=app.settings.lock),

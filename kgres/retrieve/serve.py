@@ -1,4 +1,4 @@
-"""``kgres serve``: the retrieval HTTP API (FastAPI; OpenAPI schema at ``/openapi.json``, docs at ``/docs``).
+"""``kgres serve``: the retrieval HTTP API (FastAPI; OpenAPI schema at ``/openapi.json``).
 
 - ``GET /health``: the server and the database answer (503 when Neo4j is down).
 - ``POST /retrieve``: ``{"query", "mode"?, "layer"?, "k"?, "hops"?, "budget_tokens"?, "answer"?}`` ->
@@ -13,21 +13,26 @@
   longer than the lock's wait gets 503 naming it.
 
 Bad requests get a 4xx with a message naming the problem (422 for a malformed body, 400 for a
-request kgres refuses, 401 without the token). Loopback by default; binding any other address
-needs a token (``KGRES_SERVE_TOKEN``), which every request must then send as ``Authorization:
-Bearer <token>``.
+request kgres refuses, 401 without the token, 413 for a body over ``max_body_bytes``); an error
+names the field and the problem and never repeats the input. Loopback by default; binding any other
+address needs a token (``KGRES_SERVE_TOKEN``), which every request, the OpenAPI schema included,
+must then send as ``Authorization: Bearer <token>``; it is checked before the body is read. There
+is no ``/docs`` page (its script comes from a CDN, unreachable offline): ``/openapi.json`` loads
+into any OpenAPI viewer.
 """
 
 from __future__ import annotations
 
 import hmac
 import ipaddress
+import json
 import threading
 from typing import Any
 
 from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from kgres import __version__
 from kgres.config import LockSettings
@@ -43,10 +48,22 @@ from kgres.schema import Layer
 MAX_RECORDS = 50_000  # records in one POST /mentions
 
 
+MAX_BODY_BYTES = 64 * 1024 * 1024  # a request body larger than this gets 413 (POST /mentions batches)
+
+
 class RetrieveRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     query: str = Field(min_length=1, max_length=4000)
+
+    @field_validator("query")
+    @classmethod
+    def _encodable(cls, v: str) -> str:
+        try:
+            v.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError("not valid Unicode text (a lone surrogate)") from None
+        return v
     mode: RetrieveMode = "local"
     layer: Layer = "entities"
     k: int | None = Field(None, ge=1, le=50)
@@ -66,19 +83,25 @@ class MentionsRequest(BaseModel):
 
 
 def create_app(db: Database, retriever: Retriever, token: str | None = None,
-               resolve_cfg: ResolveConfig | None = None, lock: LockSettings = LockSettings()) -> FastAPI:
+               resolve_cfg: ResolveConfig | None = None, lock: LockSettings = LockSettings(),
+               max_body_bytes: int = MAX_BODY_BYTES) -> FastAPI:
     """The FastAPI application over one database and retriever (annotations are resolved from this
     module's globals, hence the module-level FastAPI imports). ``resolve_cfg`` and ``lock`` are
     what ``POST /mentions`` resolves with and how long it waits for another writer."""
-    app = FastAPI(title="kgres retrieval", version=__version__,
+    if token is not None and not token.strip():
+        raise ConfigError("KGRES_SERVE_TOKEN is blank; set a real token or unset it")
+    app = FastAPI(title="kgres retrieval", version=__version__, docs_url=None, redoc_url=None,
                   description="Graph retrieval served from the resolved knowledge graph in Neo4j.")
+    app.add_middleware(Gate, token=token, max_body_bytes=max_body_bytes)
 
     def check_token(request: Request) -> None:
-        if token is None:
-            return
-        sent = request.headers.get("authorization", "")
-        if not hmac.compare_digest(sent.encode(), f"Bearer {token}".encode()):
-            raise HTTPException(status_code=401, detail="missing or wrong token (Authorization: Bearer <token>)")
+        """Documents the header in the OpenAPI schema; the Gate middleware enforces it first."""
+
+    @app.exception_handler(RequestValidationError)
+    def _invalid(_: Request, e: RequestValidationError) -> JSONResponse:
+        errors = [{"loc": [str(x) for x in err.get("loc", ())][:8], "msg": str(err.get("msg", ""))[:300],
+                   "type": str(err.get("type", ""))} for err in e.errors()[:20]]
+        return JSONResponse(status_code=422, content={"detail": errors})
 
     @app.exception_handler(DatabaseUnavailable)
     def _down(_: Request, e: DatabaseUnavailable) -> JSONResponse:
@@ -128,7 +151,7 @@ def create_app(db: Database, retriever: Retriever, token: str | None = None,
                                           ("entity_id", "entity_name", "confidence", "method", "run_id")}}
                              for k in keys]}
 
-    @app.get("/entities/{entity_id}", dependencies=[Depends(check_token)])
+    @app.get("/entities/{entity_id:path}", dependencies=[Depends(check_token)])
     def entity(entity_id: str) -> dict[str, Any]:
         rows = db.read("curate_explain_entity", id=entity_id)
         if not rows:
@@ -138,6 +161,55 @@ def create_app(db: Database, retriever: Retriever, token: str | None = None,
         return row
 
     return app
+
+
+class Gate:
+    """ASGI middleware in front of every route: the token (when one is set) is checked before
+    anything else, the scheme case-insensitively (``bearer`` too), and a body over ``max_body_bytes``
+    is refused with 413 without being read whole."""
+
+    def __init__(self, app: Any, token: str | None, max_body_bytes: int) -> None:
+        self.app, self.token, self.max = app, token, max_body_bytes
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        if self.token is not None and not self._authorised(headers.get("authorization", "")):
+            return await _reply(send, 401, "missing or wrong token (Authorization: Bearer <token>)")
+        length = headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.max):
+            return await _reply(send, 413, f"request body over {self.max:,} bytes")
+        seen = 0
+
+        async def limited() -> dict:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max:
+                    raise _TooLarge()
+            return message
+
+        try:
+            await self.app(scope, limited, send)
+        except _TooLarge:
+            await _reply(send, 413, f"request body over {self.max:,} bytes")
+
+    def _authorised(self, sent: str) -> bool:
+        scheme, _, value = sent.strip().partition(" ")
+        return scheme.lower() == "bearer" and hmac.compare_digest(value.strip().encode(), self.token.encode())
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _reply(send: Any, status: int, detail: str) -> None:
+    body = json.dumps({"detail": detail}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
 
 
 def check_bind(host: str, token: str | None) -> None:
@@ -150,7 +222,7 @@ def check_bind(host: str, token: str | None) -> None:
         loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
     except ValueError:
         loopback = False
-    if not loopback and not token:
+    if not loopback and not (token and token.strip()):
         raise ConfigError(f"serving on {host} (beyond loopback) needs a token: set KGRES_SERVE_TOKEN")
 
 
