@@ -14,6 +14,9 @@ increment after the first) against one run over the whole graph: the pairs of me
 put together that the increments put together too, and the reverse (pairwise P/R/F1 of the
 increments' clusters taking the one run's as truth), and each against the gold.
 
+HTTP: ``--http N`` more batches of ``--http-size`` mentions go through ``kgres serve``'s
+``POST /mentions`` after the adds, half from one client, half from two at once: p50/p99 latency.
+
 Runs on its own temporary managed Neo4j (or NEO4J_URI with KGRES_BENCH_USE_NEO4J_URI=1).
 """
 
@@ -71,12 +74,15 @@ def split_tail(path: Path, out: Path, adds: list[int]) -> tuple[Path, list[Path]
     return base, paths
 
 
-def scale(db: Database, mentions: int, adds: list[int], tmp: Path) -> None:
+def scale(db: Database, mentions: int, adds: list[int], tmp: Path, http_batches: int = 0, http_size: int = 100) -> None:
     tmp.mkdir(parents=True, exist_ok=True)
     path, gold_path = tmp / "synth.jsonl", tmp / "gold.jsonl"
     generate(path, gold_path, mentions)
     gold = gold_of(gold_path)
-    base, batches = split_tail(path, tmp / "tail", adds)
+    base, batches = split_tail(path, tmp / "tail", adds + [http_size] * http_batches)
+    posts = [[json.loads(line) for line in p.read_text(encoding="utf-8").splitlines()]
+             for p in batches[len(adds):]]
+    batches = batches[:len(adds)]
     ing = ingest.ingest(db, "jsonl", base, source="synth")
     t = time.perf_counter()
     whole = resolve(db, ResolveConfig(), new=False)
@@ -91,6 +97,8 @@ def scale(db: Database, mentions: int, adds: list[int], tmp: Path) -> None:
         rows.append([f"--new (+{added.mentions:,})", f"{added.mentions:,}", f"{took:.1f}",
                      f"{inc.candidate_pairs / max(1, added.mentions):.1f}", f"{inc.merged_entities:,}", inc.passes])
         print(f"  +{added.mentions:,} mentions: {took:.1f} s; {inc.seconds}", flush=True)
+    if posts:
+        http(db, posts)
     incremental = pairwise(clusters(db), gold)
     t = time.perf_counter()
     again = resolve(db, ResolveConfig(), new=False)
@@ -103,6 +111,47 @@ def scale(db: Database, mentions: int, adds: list[int], tmp: Path) -> None:
     print_table("quality against the gold", ["after", "precision", "recall", "F1"],
                 [[name, f"{q['p']:.3f}", f"{q['r']:.3f}", f"{q['f1']:.3f}"]
                  for name, q in (("the increments", incremental), ("a whole re-resolve", final))])
+
+
+def http(db: Database, posts: list[list[dict]]) -> None:
+    """POST /mentions latency: the batches sent one after another by one client, then two at a time."""
+    import threading
+    import urllib.request
+
+    from kgres.retrieve import Retriever
+    from kgres.retrieve.serve import Server, create_app
+    from tests.graphs import free_port
+
+    def post(url: str, records: list[dict], out: list[float]) -> None:
+        body = json.dumps({"source": "synth", "records": records}).encode()
+        req = urllib.request.Request(url, data=body, method="POST", headers={"content-type": "application/json"})
+        t = time.perf_counter()
+        with urllib.request.urlopen(req, timeout=600) as resp:
+            resp.read()
+        out.append(time.perf_counter() - t)
+
+    rows = []
+    with Server(create_app(db, Retriever(db)), port=free_port()) as server:
+        url = server.url + "/mentions"
+        half = len(posts) // 2
+        one: list[float] = []
+        for records in posts[:half]:
+            post(url, records, one)
+        two: list[float] = []
+        rest = posts[half:]
+        threads = [threading.Thread(target=lambda part=part: [post(url, r, two) for r in part])
+                   for part in (rest[0::2], rest[1::2])]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        for name, lat in (("1 client", one), ("2 clients", two)):
+            lat.sort()
+            if lat:
+                rows.append([name, len(lat), f"{lat[len(lat) // 2]:.2f}", f"{lat[min(len(lat) - 1, int(0.99 * len(lat)))]:.2f}",
+                             f"{lat[-1]:.2f}"])
+    print_table(f"POST /mentions, batches of about {sum(1 for r in posts[0] if r.get('kind') == 'mention')} mentions",
+                ["clients", "batches", "p50 s", "p99 s", "max s"], rows)
 
 
 def equivalence(db: Database, mentions: int, parts: int, tmp: Path) -> None:
@@ -150,6 +199,8 @@ def main() -> None:
     ap.add_argument("--equivalence", type=int, default=3000, help="mentions of the equivalence graph (0: skip)")
     ap.add_argument("--parts", type=int, default=10)
     ap.add_argument("--skip-scale", action="store_true")
+    ap.add_argument("--http", type=int, default=20, help="POST /mentions batches after the adds (0: skip)")
+    ap.add_argument("--http-size", type=int, default=100, help="mentions per POST /mentions batch")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp, bench_database() as db:
         if args.equivalence:
@@ -157,7 +208,8 @@ def main() -> None:
         if not args.skip_scale:
             schema.reset(db)
             schema.init(db, load_settings().schema_)
-            scale(db, args.mentions, [int(x) for x in args.adds.split(",")], Path(tmp) / "scale")
+            scale(db, args.mentions, [int(x) for x in args.adds.split(",")], Path(tmp) / "scale",
+                  http_batches=args.http, http_size=args.http_size)
     print(f"peak Python RSS {peak_rss_mib():.0f} MiB")
 
 

@@ -8,6 +8,6 @@
 - :func:`batches`: items grouped into transaction-sized batches.
 """
 
-from kgres.db.database import Database, Target, batches, resolve_target
+from kgres.db.database import MAX_INDEXED_CHARS, Database, Target, batches, resolve_target
 
-__all__ = ["Database", "Target", "batches", "resolve_target"]
+__all__ = ["MAX_INDEXED_CHARS", "Database", "Target", "batches", "resolve_target"]

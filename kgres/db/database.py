@@ -187,6 +187,11 @@ class Database:
             raise _wrap(e, name, self.target) from e
 
 
+# Neo4j refuses to index a property value over about 8 kB ("Property value is too large to index").
+# Indexed text kgres writes (ids, types, name keys) is held to this many characters (4 bytes each at
+# most in UTF-8): importers refuse longer ids and types; name keys are cut.
+MAX_INDEXED_CHARS = 1000
+
 COUNTABLE = frozenset({"Entity", "Mention", "RetiredEntity", "Chunk", "Document", "ResolutionRun"})
 T = TypeVar("T")
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from kgres.db import Database
 from kgres.errors import InputError
 from kgres.ingest import graphml, graphrag, jsonl, kggen
-from kgres.ingest.base import IngestStats, Source
+from kgres.ingest.base import IngestStats, Source, validate
 from kgres.ingest.writer import Progress, write
 
 READERS: dict[str, Callable[[Path], Source]] = {
@@ -32,7 +32,7 @@ def read(fmt: str, path: Path) -> Source:
         raise InputError(f"unknown format {fmt!r}; expected one of {', '.join(READERS)}")
     if not Path(path).exists():
         raise InputError("no such file or folder", path=path)
-    return READERS[fmt](Path(path))
+    return validate(READERS[fmt](Path(path)))
 
 
 def ingest(db: Database, fmt: str, path: Path, *, source: str | None = None, batch_size: int = 5000,

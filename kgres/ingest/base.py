@@ -25,6 +25,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from kgres.db import MAX_INDEXED_CHARS
 from kgres.errors import InputError
 
 Rows = Callable[[], Iterator[dict[str, Any]]]
@@ -75,6 +76,55 @@ class IngestStats(BaseModel):
     relationships_created: int
     seconds: float
     notes: list[str] = []
+
+
+# Ids and types are indexed, and Neo4j refuses an oversized one only after the ingest has begun:
+# longer ones are refused up front. Names may be longer: their indexed keys are cut instead.
+MAX_KEY_CHARS = MAX_INDEXED_CHARS
+INT64 = (-(2 ** 63), 2 ** 63 - 1)
+_KEYS = {"documents": ("key",), "chunks": ("key", "document_key"), "mentions": ("key", "type"),
+         "triples": ("key", "subject_key", "object_key")}
+_KEY_LISTS = {"mentions": ("chunk_keys", "document_keys"), "triples": ("chunk_keys",)}
+_INTS = {"chunks": ("index",), "mentions": ("span_start", "span_end")}
+
+
+def validate(src: Source) -> Source:
+    """Check what a database write would refuse, for every importer alike, before anything is written:
+    ids and types are text of at most :data:`MAX_KEY_CHARS` characters, integers fit in 64 bits, and an
+    id appears once per kind (twice only with the same content).
+
+    Raises:
+        InputError: naming the file, the kind and id of the record, and the field.
+    """
+    for kind, rows in (("documents", src.documents), ("chunks", src.chunks), ("mentions", src.mentions),
+                       ("triples", src.triples)):
+        seen: dict[str, int] = {}
+        for r in rows():
+            where = f"{kind[:-1]} {str(r.get('key'))[:80]!r}"
+            for f in _KEYS[kind]:
+                _check_key(r.get(f), src.path, where, f, required=f == "key")
+            for f in _KEY_LISTS.get(kind, ()):
+                for v in r.get(f) or ():
+                    _check_key(v, src.path, where, f, required=True)
+            for f in _INTS.get(kind, ()):
+                v = r.get(f)
+                if v is not None and not (isinstance(v, int) and INT64[0] <= v <= INT64[1]):
+                    raise InputError(f"{where}: expected an integer within 64 bits, got {str(v)[:40]}",
+                                     path=src.path, field=f)
+            digest = hash(repr(sorted(r.items(), key=lambda kv: kv[0])))
+            if seen.setdefault(r["key"], digest) != digest:
+                raise InputError(f"{where}: the id appears twice with different content", path=src.path, field="id")
+    return src
+
+
+def _check_key(v: Any, path: Path, where: str, f: str, required: bool) -> None:
+    if v is None and not required:
+        return
+    if not isinstance(v, str):
+        raise InputError(f"{where}: expected text, got {type(v).__name__}", path=path, field=f)
+    if len(v) > MAX_KEY_CHARS:
+        raise InputError(f"{where}: {len(v):,} characters, more than the {MAX_KEY_CHARS:,} an indexed "
+                         "value may have", path=path, field=f)
 
 
 def triple_key(*parts: object) -> str:

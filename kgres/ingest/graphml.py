@@ -127,6 +127,10 @@ def _chunks(path: Path) -> tuple[list[dict], list[dict], dict[str, str]]:
         store = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as e:
         raise InputError(f"invalid JSON: {e.msg}", path=path, line=e.lineno) from e
+    except UnicodeDecodeError as e:
+        raise InputError(f"not UTF-8 text ({e.reason} at byte {e.start})", path=path) from e
+    except RecursionError as e:
+        raise InputError("JSON nested too deeply", path=path) from e
     except OSError as e:
         raise InputError(f"cannot read file: {e.strerror}", path=path) from e
     if not isinstance(store, dict):

@@ -85,7 +85,7 @@ def read(folder: Path) -> Source:
             if title not in by_title and title not in inferred:
                 inferred[title] = inferred_mention(title)
             ends.append(by_title[title] if title in by_title else inferred[title]["key"])
-        key = r.get("id") or triple_key(r["source"], PREDICATE, r["target"], i)
+        key = _text_id(r.get("id")) or triple_key(r["source"], PREDICATE, r["target"], i)
         w = weight(_scalar(r.get("weight")), path=folder / "relationships.parquet", line=i + 1)
         triples.append({"key": key, "subject_key": ends[0], "object_key": ends[1], "predicate": PREDICATE,
                         "description": r.get("description"), "weight": w,
@@ -167,3 +167,10 @@ def _int(v: Any) -> int | None:
         return None if v is None else int(v)
     except (TypeError, ValueError):
         return None
+
+
+def _text_id(value: Any) -> str | None:
+    """An id column read as text (GraphRAG versions write ids as strings; some tables carry integers)."""
+    if value is None or (isinstance(value, float) and value != value):
+        return None
+    return str(value)

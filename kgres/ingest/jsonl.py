@@ -166,6 +166,8 @@ def _parse(line: str, line_no: int, path: Path) -> _Rec:
         obj = json.loads(line)
     except json.JSONDecodeError as e:
         raise InputError(f"invalid JSON: {e.msg} at column {e.colno}", path=path, line=line_no) from e
+    except RecursionError as e:
+        raise InputError("JSON nested too deeply", path=path, line=line_no) from e
     if not isinstance(obj, dict):
         raise InputError(f"expected a JSON object, got {type(obj).__name__}", path=path, line=line_no)
     kind = obj.get("kind")
@@ -175,6 +177,8 @@ def _parse(line: str, line_no: int, path: Path) -> _Rec:
                          line=line_no, field="kind")
     try:
         return model.model_validate(obj)
+    except RecursionError as e:
+        raise InputError("value nested too deeply", path=path, line=line_no) from e
     except ValidationError as e:
         err = e.errors()[0]
         field = ".".join(str(p) for p in err["loc"]) or None

@@ -28,6 +28,8 @@ def read(path: Path) -> Source:
         data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as e:
         raise InputError(f"invalid JSON: {e.msg} at column {e.colno}", path=path, line=e.lineno) from e
+    except RecursionError as e:
+        raise InputError("JSON nested too deeply", path=path) from e
     except (OSError, UnicodeDecodeError) as e:
         raise InputError(f"cannot read file: {getattr(e, 'strerror', None) or e}", path=path) from e
     if not isinstance(data, dict):

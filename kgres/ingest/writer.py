@@ -16,7 +16,7 @@ from typing import Any
 
 from kgres import __version__
 from kgres.db import Database
-from kgres.ingest.base import IngestStats, Source
+from kgres.ingest.base import MAX_KEY_CHARS, IngestStats, Source
 
 Progress = Callable[[str, int], None]
 
@@ -56,7 +56,8 @@ def write(db: Database, src: Source, source: str, batch_size: int = 5000,
 
 def _write_batch(db: Database, kind: str, batch: list[dict[str, Any]], source: str,
                  run_id: str) -> tuple[dict[str, int], int]:
-    return db.write(f"ingest_{kind}", rows=batch, source=source, run_id=run_id), len(batch)
+    extra = {"max_key": MAX_KEY_CHARS} if kind == "mentions" else {}
+    return db.write(f"ingest_{kind}", rows=batch, source=source, run_id=run_id, **extra), len(batch)
 
 
 def _collect(done: Future, created: dict[str, int], kind: str, on_progress: Progress) -> None:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel
 
-from kgres.db import Database
+from kgres.db import MAX_INDEXED_CHARS, Database
 
 HONORIFICS = frozenset({
     "mr", "mrs", "ms", "miss", "mister", "madam", "madame", "mme", "mlle", "dr", "doctor", "prof",
@@ -169,7 +169,9 @@ def normalize(db: Database, batch_size: int = 5000, strip_legal: bool = False,
         rows = []
         for r in page:
             k = name_keys(r["name"], r["type"], strip_legal)
-            rows.append({"id": r["id"], "core": k.core, "tokens": list(k.tokens), "acronym": k.acronym,
+            # core and acronym keys are indexed: a name of thousands of characters gets a bounded key
+            rows.append({"id": r["id"], "core": k.core[:MAX_INDEXED_CHARS],
+                         "tokens": list(k.tokens), "acronym": k.acronym and k.acronym[:MAX_INDEXED_CHARS],
                          "numbers": list(k.numbers), "norm_type": k.norm_type, "gender": k.gender, "title": k.title,
                          "search": _search(k.tokens),
                          "stamp": _stamp(r["name"], r["type"], strip_legal)})
