@@ -19,6 +19,7 @@
 //                       Fellegi-Sunter model a run trained or used (kgres model show|train|export|import)
 //         (:PairLabel {a, b, label, levels_json, decided_by, decided_at})   a decision kept as a training label
 //         (:WriterLock {name, token?, owner?, acquired_at?, heartbeat?, ttl_ms?})   one writer at a time (kgres.db.lock)
+//         (:MergePlan {run_id, part, groups_json, method, decided_by})   a running pass's decided merges
 // Edges:  (:Mention)-[:RELATES {id, predicate, description, weight, chunk_ids, source_system,
 //                               source_key, status, ingest_run_id}]->(:Mention)      raw triple
 //         (:Mention)-[:REFERS_TO {confidence, method, run_id, decided_by, decided_at, evidence}]->(:Entity)
@@ -67,5 +68,6 @@ CREATE CONSTRAINT community_id IF NOT EXISTS FOR (k:Community) REQUIRE k.id IS U
 CREATE CONSTRAINT match_model_id IF NOT EXISTS FOR (x:MatchModel) REQUIRE x.id IS UNIQUE;
 CREATE CONSTRAINT pair_label_pair IF NOT EXISTS FOR (l:PairLabel) REQUIRE (l.a, l.b) IS UNIQUE;
 CREATE CONSTRAINT writer_lock_name IF NOT EXISTS FOR (l:WriterLock) REQUIRE l.name IS UNIQUE;
+CREATE INDEX merge_plan_run IF NOT EXISTS FOR (p:MergePlan) ON (p.run_id);
 CREATE VECTOR INDEX entity_fastrp IF NOT EXISTS FOR (e:Entity) ON e.fastrp
   OPTIONS {indexConfig: {`vector.dimensions`: $fastrp_dimensions, `vector.similarity_function`: 'cosine'}};

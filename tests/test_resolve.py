@@ -313,7 +313,7 @@ def test_resolve_reaches_a_fixed_point_and_reuses_its_model_until_something_arri
     """A generated graph where merges change other pairs' context: the first resolve runs passes
     until one over every entity merges nothing; a second one, with nothing new, scores with the
     same model and changes nothing; after an import the next one resolves the new entity
-    incrementally with that model, and a whole one (--full) trains again."""
+    incrementally with that model, and a whole one (--full) after an import trains again."""
     from kgres.evaluate.synth import generate
 
     generate(tmp_path / "g.jsonl", tmp_path / "g.gold.jsonl", 800, seed=3)
@@ -329,7 +329,11 @@ def test_resolve_reaches_a_fixed_point_and_reuses_its_model_until_something_arri
     third = resolve(db)
     assert third.incremental and third.new_entities == 1 and third.model_id == first.model_id
     assert not third.model_trained
-    assert resolve(db, new=False).model_trained
+    fourth = resolve(db, new=False)  # whole, but nothing new since the increment: its model, no merge
+    assert not fourth.model_trained and fourth.merged_entities == 0
+    write_jsonl(tmp_path / "more.jsonl", [{"kind": "mention", "id": "late2", "name": "Later Arrival", "type": "PERSON"}])
+    ingest.ingest(db, "jsonl", tmp_path / "more.jsonl")
+    assert resolve(db, new=False).model_trained  # a whole resolve after an import trains again
 
 
 def test_a_rollback_interrupted_after_its_moves_is_finished_exactly_by_a_rerun(db, tmp_path):
@@ -392,3 +396,47 @@ def test_a_killed_rollback_command_rerun_leaves_what_an_uninterrupted_one_leaves
         assert_aggregates_current(db)
         assert_one_refers_to_per_mention(db)
     assert interrupted  # at least one kill landed mid-rollback
+
+
+class _Killed(Exception):
+    pass
+
+
+def test_a_resolve_interrupted_mid_merge_resumes_to_the_uninterrupted_result(db, tmp_path, monkeypatch):
+    """Killed after some of a pass's merge transactions committed, the next resolve finishes that
+    pass with the merges it had decided (recorded before the first), not by deciding again on a
+    partly merged graph (which ended with different clusters: 1,047 vs 1,056 entities)."""
+    from kgres import schema
+    from kgres.config import load_settings
+    from kgres.evaluate.synth import generate
+
+    generate(tmp_path / "g.jsonl", tmp_path / "gold.jsonl", 500, seed=3)
+    small = merge._transactions
+    monkeypatch.setattr(merge, "_transactions", lambda groups, size, members: small(groups, 5, members))
+    write, calls, crash_at = type(db).write, [0], [None]
+
+    def dying(self, name, **params):
+        if name == "resolve_merge_groups":
+            calls[0] += 1
+            if calls[0] == crash_at[0]:
+                raise _Killed()
+        return write(self, name, **params)
+
+    monkeypatch.setattr(type(db), "write", dying)
+    ingest.ingest(db, "jsonl", tmp_path / "g.jsonl")
+    resolve(db)
+    uninterrupted = groups(db)
+    schema.reset(db)
+    schema.init(db, load_settings().schema_)
+    ingest.ingest(db, "jsonl", tmp_path / "g.jsonl")
+    crash_at[0], calls[0] = calls[0] // 2, 0  # half way through the merge transactions of the run
+    with pytest.raises(_Killed):
+        resolve(db)
+    monkeypatch.setattr(type(db), "write", write)
+    assert db.run("MATCH (p:MergePlan) RETURN count(p) AS n")[0]["n"] > 0
+    resumed = resolve(db)
+    assert resumed.resumed
+    assert groups(db) == uninterrupted
+    assert db.run("MATCH (p:MergePlan) RETURN count(p) AS n")[0]["n"] == 0
+    assert_one_refers_to_per_mention(db)
+    assert_aggregates_current(db)

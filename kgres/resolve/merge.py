@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from kgres.db import Database, batches
 from kgres.errors import KgresError
@@ -25,12 +25,43 @@ def apply_groups(db: Database, groups: Sequence[Group], run_id: str, method: str
 
     A transaction holds at most ``batch_size`` groups and about ``max_members`` members: a group
     larger than that (a chaining baseline's component of tens of thousands) is merged into its
-    canonical in parts, one transaction each, instead of exhausting the transaction memory."""
+    canonical in parts, one transaction each, instead of exhausting the transaction memory.
+    Every part is recorded first (``resolve_merge_plan_write``, until the run finishes), so that an
+    interrupted merge is finished by :func:`resume_plan` exactly as decided."""
+    parts = [payload(batch) for batch in _transactions(groups, batch_size, max_members)]
+    for i, part in enumerate(parts):
+        db.write("resolve_merge_plan_write", run_id=run_id, part=i, groups_json=json.dumps(part),
+                 method=method, decided_by=decided_by)
+    return _apply(db, parts, run_id, method, decided_by)
+
+
+@dataclass(frozen=True)
+class Resumed:
+    """What a recorded merge plan held: groups, entities retired, canonical ids."""
+
+    groups: int
+    retired: int
+    canonicals: list[str]
+
+
+def resume_plan(db: Database, run_id: str) -> Resumed | None:
+    """Apply the merge plan an interrupted pass recorded (parts already applied change nothing);
+    None when the pass had not decided its merges yet."""
+    rows = db.read("resolve_merge_plan_read", run_id=run_id)
+    if not rows:
+        return None
+    parts = [json.loads(r["groups_json"]) for r in rows]
+    retired = _apply(db, parts, run_id, rows[0]["method"], rows[0]["decided_by"])
+    canonicals = sorted({g["canonical"] for part in parts for g in part})
+    return Resumed(groups=len(canonicals), retired=retired, canonicals=canonicals)
+
+
+def _apply(db: Database, parts: list[list[dict]], run_id: str, method: str, decided_by: str) -> int:
     retired = 0
-    for batch in _transactions(groups, batch_size, max_members):
-        db.write("resolve_merge_groups", groups=payload(batch), run_id=run_id, method=method, decided_by=decided_by)
-        refresh(db, sorted({g.canonical for g in batch}))
-        retired += sum(len(g.members) - 1 for g in batch)
+    for part in parts:
+        db.write("resolve_merge_groups", groups=part, run_id=run_id, method=method, decided_by=decided_by)
+        refresh(db, sorted({g["canonical"] for g in part}))
+        retired += sum(len(g["members"]) for g in part)
     return retired
 
 

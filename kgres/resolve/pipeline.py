@@ -26,7 +26,7 @@ from kgres.resolve.block import BlockConfig, block
 from kgres.resolve.cluster import ClusterConfig, Group, cluster, cluster_scored
 from kgres.resolve.collapse import collapse
 from kgres.resolve.embed import EmbedConfig, embed, reindex
-from kgres.resolve.merge import apply_groups, link_groups, refresh
+from kgres.resolve.merge import apply_groups, link_groups, refresh, resume_plan
 from kgres.resolve.normalize import normalize
 from kgres.resolve.score import ScoreConfig, load_ambiguity, score
 from kgres.resolve.score.model import MatchModel
@@ -298,6 +298,14 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
     runs.start(db, run_id, cfg.model_dump_json(), cfg.strategy, parent=parent, focus=focus, incremental=incremental)
     before = db.count("Entity")
     seconds: dict[str, float] = {}
+    if (planned := resume_plan(db, run_id)) is not None:  # interrupted while merging: finish as decided
+        stats = ResolveStats(run_id=run_id, strategy=cfg.strategy, mode=cfg.mode, passes=1, entities_before=before,
+                             entities_after=db.count("Entity"), candidate_pairs=0, pairs_by_strategy={}, bands={},
+                             groups=planned.groups, merged_entities=planned.retired,
+                             collapsed_entities=planned.retired if only_collapse else 0, oversized_components=0,
+                             seconds=seconds)
+        runs.finish(db, run_id, stats.model_dump_json())
+        return stats, planned.canonicals, model
 
     def timed(name: str, fn):
         on_step(name)
