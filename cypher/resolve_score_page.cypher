@@ -1,14 +1,12 @@
-// resolve_score_page: the unscored CANDIDATE pairs of a run going out of the next $limit entities (by id,
-// after $after: keyset paging, so each page costs its own pairs, not a rescan of the scored ones),
-// with what kgres.score.compare needs about each pair (what it needs about each entity comes once
-// per page from resolve_score_sides).
-// Params: $run_id string, $after string (last entity id of the previous page, '' first), $limit int. A NOT_SAME_AS between any entities the two sides' mentions ever
+// resolve_score_page: the unscored CANDIDATE pairs of a run going out of the entities in $ids (a page of
+// resolve_score_sources), with what kgres.score.compare needs about each pair (what it needs about
+// each entity comes once per page from resolve_score_sides).
+// Params: $run_id string, $ids list<string>. A NOT_SAME_AS between any entities the two sides' mentions ever
 // referred to counts (decisions survive merges); separate MATCHes so a REFERS_TO can serve twice.
 // Cosines are returned in [-1, 1] (Neo4j's vector similarity is (1 + cos) / 2), null when a vector
 // is missing.
-MATCH (a:Entity)
-WHERE a.id > $after AND EXISTS { (a)-[c:CANDIDATE {run_id: $run_id}]->() WHERE c.score IS NULL }
-WITH a ORDER BY a.id LIMIT $limit
+UNWIND $ids AS id
+MATCH (a:Entity {id: id})
 MATCH (a)-[c:CANDIDATE {run_id: $run_id}]->(b:Entity)
 WHERE c.score IS NULL
 RETURN a.id AS a, b.id AS b,

@@ -108,10 +108,15 @@ def structural(db: Database, dimensions: int, seed: int) -> None:
     db.write("resolve_embed_clear_isolated")
 
 
-def context_around(db: Database, ids: list[str], dimensions: int, seed: int) -> int:
+def context_around(db: Database, ids: list[str], dimensions: int, seed: int, page: int = 1000) -> int:
     """Recompute the context embeddings of ``ids`` and their neighbours (what new entities change),
-    from a projection of just that neighbourhood; returns how many were written. The same vectors
-    as :func:`structural` writes (one hop, no randomness but the seeded projection of the features)."""
+    from projections of just that neighbourhood, ``page`` ids at a time (transaction memory);
+    returns how many were written. The same vectors as :func:`structural` writes (one hop, no
+    randomness but the seeded projection of the features)."""
+    return sum(_context_page(db, ids[i:i + page], dimensions, seed) for i in range(0, len(ids), page))
+
+
+def _context_page(db: Database, ids: list[str], dimensions: int, seed: int) -> int:
     with projection(db, "resolve_embed_project_around", "around", ids=ids) as graph:
         if not graph.nodes:
             return 0

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,15 +86,24 @@ class Candidates:
         return rows
 
 
+def pages(db: Database, run_id: str, batch_size: int) -> Iterator[list[dict[str, Any]]]:
+    """The unscored candidate pairs of ``run_id`` with what comparing them needs
+    (``resolve_score_page``), in pages of entities (about ``PAIRS_PER_ENTITY`` pairs each, so about
+    ``batch_size`` pairs a page). The entities with unscored pairs come first from the run's edge
+    index, so that a run of a few pairs (an incremental resolve) costs its pairs, not the graph."""
+    sources = [r["id"] for r in db.read("resolve_score_sources", run_id=run_id)]
+    per_page = max(1, batch_size // PAIRS_PER_ENTITY)
+    for i in range(0, len(sources), per_page):
+        if page := db.read("resolve_score_page", _plain=True, run_id=run_id, ids=sources[i:i + per_page]):
+            yield page
+
+
 def collect(db: Database, run_id: str, comps: list[Comparison], ambiguity: Ambiguity | None,
             tokens: TokenWeights | None = None, batch_size: int = 2000,
             on_batch: Callable[[int], None] = lambda n: None) -> Candidates:
     """Every unscored candidate pair of ``run_id``: comparison vectors computed a page at a time."""
     out = Candidates()
-    after = ""
-    while page := db.read("resolve_score_page", _plain=True, run_id=run_id, after=after,
-                          limit=max(1, batch_size // PAIRS_PER_ENTITY)):
-        after = max(r["a"] for r in page)
+    for page in pages(db, run_id, batch_size):
         ids = sorted({r["a"] for r in page} | {r["b"] for r in page})
         sides = _Sides(db.read("resolve_score_sides", _plain=True, ids=ids))
         pairs = [(sides.get(r["a"], r["b"]), sides.get(r["b"], r["a"])) for r in page]
@@ -313,11 +322,7 @@ def score(db: Database, run_id: str, cfg: ScoreConfig = ScoreConfig(),
     ``ambiguity`` defaults to the graph's holder table (:func:`load_ambiguity`)."""
     ambiguity = ambiguity if ambiguity is not None else load_ambiguity(db)
     scored, bands = 0, {"auto": 0, "review": 0, "reject": 0}
-    after = ""
-    # Pages of entities, not of pairs: about PAIRS_PER_ENTITY candidates each, batch_size pairs a page.
-    while page := db.read("resolve_score_page", _plain=True, run_id=run_id, after=after,
-                          limit=max(1, cfg.batch_size // PAIRS_PER_ENTITY)):
-        after = max(r["a"] for r in page)
+    for page in pages(db, run_id, cfg.batch_size):
         ids = sorted({r["a"] for r in page} | {r["b"] for r in page})
         sides = _Sides(db.read("resolve_score_sides", _plain=True, ids=ids))
         rows = []
