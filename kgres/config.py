@@ -61,7 +61,8 @@ class SchemaSettings(BaseModel):
 
 
 class LockSettings(BaseModel):
-    """The writer lock (kgres.db.lock), ``[lock]`` in the config file (``KGRES_LOCK__WAIT_S``, ``KGRES_LOCK__TTL_S``)."""
+    """The writer lock (kgres.db.lock), ``[lock]`` in the config file (``KGRES_LOCK__WAIT_S``,
+    ``KGRES_LOCK__TTL_S``)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 

@@ -103,8 +103,9 @@ def resolve(db: Database, cfg: ResolveConfig = ResolveConfig(), on_step: Step = 
     neighbour. ``kgres rollback <run_id>`` undoes all passes.
 
     ``new``: True resolves only the entities of mentions imported since the last finished resolve
-    (:func:`plan`), against the whole graph, with that resolve's model; False resolves every entity;
-    None (the default) chooses incremental when a resolved graph exists and only imports came since.
+    (:func:`incremental_scope`), against the whole graph, with that resolve's model; False resolves
+    every entity; None (the default) chooses incremental when a resolved graph exists and only
+    imports came since.
 
     If an earlier ``resolve`` was interrupted (a run still 'running'), that run is finished first,
     with its own stored config, and its stats are returned (``resumed`` is true).
@@ -121,7 +122,7 @@ def resolve(db: Database, cfg: ResolveConfig = ResolveConfig(), on_step: Step = 
     if unfinished:
         return _resume(db, unfinished[0], on_step, fastrp_dimensions)
     base = run_id or runs.new_id()
-    increment = plan(db, cfg, new)
+    increment = incremental_scope(db, cfg, new)
     if increment is not None:
         ids, model = increment
         on_step(f"incremental: {len(ids):,} new entities against the resolved graph")
@@ -148,7 +149,8 @@ INCREMENTAL_SHARE = 0.5
 RETRAIN_GROWTH = 2.0
 
 
-def plan(db: Database, cfg: ResolveConfig, new: bool | None) -> tuple[list[str], MatchModel | None] | None:
+def incremental_scope(db: Database, cfg: ResolveConfig,
+                      new: bool | None) -> tuple[list[str], MatchModel | None] | None:
     """Whether to resolve incrementally: the new entities and the model to score them with, or None
     for a whole run. See :func:`resolve` for ``new``.
 
@@ -291,7 +293,8 @@ def _model_of(db: Database, base: str, first: int) -> MatchModel | None:
 
 def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None, focus: list[str] | None,
               on_step: Step, fastrp_dimensions: int, only_collapse: bool = False,
-              model: MatchModel | None = None, incremental: bool = False) -> tuple[ResolveStats, list[str], MatchModel | None]:
+              model: MatchModel | None = None,
+              incremental: bool = False) -> tuple[ResolveStats, list[str], MatchModel | None]:
     """One pass of the configured strategy, or (``only_collapse``) the run that merges identical-name
     copies; returns its stats, the canonical ids it merged into, and the match model it used.
     ``incremental``: embeddings and identical-name copies are looked at for ``focus`` only."""
