@@ -82,3 +82,32 @@ def test_cli_review_and_decide(graph, neo4j_env):
     out = run.invoke(main, ["decide", "reject", "Acme Corp.", "ACME Corporation", "--reason", "rivals", "--json"])
     assert out.exit_code == 0 and json.loads(out.output)["decision"] == "reject"
     assert run.invoke(main, ["decide", "accept", "Acme Corp.", "ACME Corporation"]).exit_code == 1
+
+
+def test_an_accept_killed_between_its_merge_and_its_refresh_is_finished_by_the_next_writer(db, tmp_path,
+                                                                                            monkeypatch):
+    """The merge committed, the aggregates not yet: the run stayed 'running' and nothing resumed it.
+    Its recorded merge plan now lets the next decide (or resolve) finish it."""
+    ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "g.jsonl", [
+        {"kind": "mention", "id": "a", "name": "Ada Lovelace", "type": "PERSON"},
+        {"kind": "mention", "id": "b", "name": "Countess of Lovelace", "type": "PERSON"},
+        {"kind": "mention", "id": "c", "name": "Charles Babbage", "type": "PERSON"},
+        {"kind": "mention", "id": "d", "name": "C. Babbage", "type": "PERSON"}]))
+
+    class Killed(Exception):
+        pass
+
+    def killed(*_a, **_k):
+        raise Killed()
+
+    monkeypatch.setattr(merge, "refresh", killed)
+    with pytest.raises(Killed):
+        decide(db, "accept", "Ada Lovelace", "Countess of Lovelace")
+    monkeypatch.undo()
+    assert db.run("MATCH (r:ResolutionRun {status: 'running'}) RETURN count(r) AS n")[0]["n"] == 1
+    decide(db, "accept", "Charles Babbage", "C. Babbage")
+    assert db.run("MATCH (r:ResolutionRun {status: 'running'}) RETURN count(r) AS n")[0]["n"] == 0
+    assert db.run("MATCH (p:MergePlan) RETURN count(p) AS n")[0]["n"] == 0
+    assert db.run("MATCH (e:Entity) RETURN count(e) AS n")[0]["n"] == 2
+    assert_one_refers_to_per_mention(db)
+    assert_aggregates_current(db)

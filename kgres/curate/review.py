@@ -18,7 +18,8 @@ from kgres import runs
 from kgres.db import Database
 from kgres.errors import KgresError
 from kgres.resolve.cluster import Evidence, Group
-from kgres.resolve.merge import apply_groups
+from kgres.resolve.merge import apply_groups, finish_decisions
+from kgres.resolve.pipeline import STRATEGIES
 
 
 class ReviewPair(BaseModel):
@@ -75,6 +76,7 @@ def decide(db: Database, decision: Literal["accept", "reject"], a: str, b: str, 
     """Record a decision on two entities (ids or unique names): a person's by default, or the LLM
     judge's (``method="llm"``, with its confidence)."""
     who = decided_by or f"human:{getpass.getuser()}"
+    finish_decisions(db, list(STRATEGIES))  # an earlier accept killed mid-merge: finish it first
     ea, eb = find_entity(db, a), find_entity(db, b)
     if ea["id"] == eb["id"]:
         raise KgresError(f"'{a}' and '{b}' are already one entity ({ea['id']}); split a mention off first")

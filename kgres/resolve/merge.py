@@ -56,6 +56,19 @@ def resume_plan(db: Database, run_id: str) -> Resumed | None:
     return Resumed(groups=len(canonicals), retired=retired, canonicals=canonicals)
 
 
+def finish_decisions(db: Database, strategies: list[str]) -> int:
+    """Finish the decisions an interrupted command left running (strategies other than
+    ``strategies``): apply their recorded merge plan (what already committed changes nothing),
+    refresh what it touched, mark them done. Returns how many were finished."""
+    from kgres import runs
+
+    rows = db.read("run_unfinished_decisions", strategies=strategies)
+    for r in rows:
+        done = resume_plan(db, r["id"])
+        runs.finish(db, r["id"], json.dumps({"merged_entities": done.retired if done else 0, "resumed": True}))
+    return len(rows)
+
+
 def _apply(db: Database, parts: list[list[dict]], run_id: str, method: str, decided_by: str) -> int:
     retired = 0
     for part in parts:

@@ -26,7 +26,7 @@ from kgres.resolve.block import BlockConfig, block
 from kgres.resolve.cluster import ClusterConfig, Group, cluster, cluster_scored
 from kgres.resolve.collapse import collapse
 from kgres.resolve.embed import EmbedConfig, embed, reindex
-from kgres.resolve.merge import apply_groups, link_groups, refresh, resume_plan
+from kgres.resolve.merge import apply_groups, finish_decisions, link_groups, refresh, resume_plan
 from kgres.resolve.normalize import normalize
 from kgres.resolve.score import ScoreConfig, load_ambiguity, score
 from kgres.resolve.score.model import MatchModel
@@ -118,6 +118,7 @@ def resolve(db: Database, cfg: ResolveConfig = ResolveConfig(), on_step: Step = 
         KgresError: ``new=True`` but there is no finished resolve to add to, or the strategy or mode
             cannot run incrementally.
     """
+    finish_decisions(db, list(STRATEGIES))  # an accept killed mid-merge: finish it as decided
     unfinished = db.read("run_unfinished", strategies=list(STRATEGIES))
     if unfinished:
         return _resume(db, unfinished[0], on_step, fastrp_dimensions)
