@@ -112,3 +112,18 @@ def test_json_output_is_strict_json_even_with_nan_weights():
 
     text = to_json({"weight": float("nan"), "edges": [{"w": float("inf")}, {"w": 1.5}], "n": 2})
     assert _json.loads(text, parse_constant=strict) == {"weight": None, "edges": [{"w": None}, {"w": 1.5}], "n": 2}
+
+
+def test_names_that_would_drive_the_terminal_are_shown_escaped(run, db, neo4j_env, tmp_path):
+    """A right-to-left override or an escape sequence in an extracted name is printed as an escape."""
+    path = write_jsonl(tmp_path / "evil.jsonl", [
+        {"kind": "mention", "id": "m1", "name": "Invoice \u202egpj.exe", "type": "FILE"},
+        {"kind": "mention", "id": "m2", "name": "Red \x1b[31mAlert\x1b[2J", "type": "THING"}])
+    assert run("ingest", "jsonl", str(path)).exit_code == 0
+    out = run("explain", "ent:jsonl:m1")
+    assert out.exit_code == 0, out.output
+    assert "\u202e" not in out.output and "Invoice \\u202egpj.exe" in out.output
+    out = run("explain", "ent:jsonl:m2")
+    assert "\x1b" not in out.output and "\\u001b[31mAlert" in out.output
+    doc = json.loads(run("explain", "ent:jsonl:m1", "--json").output)
+    assert doc["entity"]["name"] == "Invoice \u202egpj.exe"  # data stays as it was; only display escapes

@@ -49,14 +49,29 @@ class KgresGroup(click.Group):
             raise click.ClickException(str(e)) from e
 
 
+# Characters a terminal acts on rather than shows: C0/C1 controls (ESC starts escape sequences) and
+# the bidirectional overrides that reorder what follows them ("\u202e" makes "txt.exe" look like
+# "exe.txt"). Names come from LLM output: printed, they are shown as escapes instead.
+_UNSHOWN = {c: f"\\u{c:04x}" for c in [*range(0x00, 0x20), *range(0x7F, 0xA0), 0x061C, 0x200E, 0x200F,
+                                      *range(0x202A, 0x202F), *range(0x2066, 0x206A)] if chr(c) not in "\n\t"}
+
+
+class SafeConsole(Console):
+    """A rich console that shows control and bidirectional-override characters in text it renders
+    (table cells included) as ``\\uXXXX`` escapes, so a hostile name cannot drive the terminal."""
+
+    def render_str(self, text: str, *args: Any, **kwargs: Any) -> Any:
+        return super().render_str(text.translate(_UNSHOWN), *args, **kwargs)
+
+
 class App:
     """Shared state of one invocation: settings, consoles, a lazily opened database."""
 
     def __init__(self, config: Path | None, quiet: bool) -> None:
         self._config_file = config
         self.quiet = quiet
-        self.out = Console(soft_wrap=True)
-        self.err = Console(stderr=True, quiet=quiet)
+        self.out = SafeConsole(soft_wrap=True)
+        self.err = SafeConsole(stderr=True, quiet=quiet)
         self._settings: Settings | None = None
         self._db = None
 
