@@ -1,7 +1,7 @@
 // schema: constraints and indexes of the kgres graph model (DESIGN.md section 2). Idempotent.
 // Params: $embedding_dimensions int, $fastrp_dimensions int (vector index sizes, from settings).
 //
-// Nodes:  (:Document {id, title, source, source_system, source_key, text?})
+// Nodes:  (:Document {id, title, source, source_system, source_key, text?, attributes_json?})
 //         (:Chunk {id, document_id, index, text, source_system, source_key})-[:PART_OF]->(:Document)
 //         (:Mention {id, name, norm_name, type, norm_type, description, source_system, source_key,
 //                    chunk_ids, document_ids, attributes_json, span_start?, span_end?, inferred,

@@ -185,3 +185,14 @@ def test_empty_file_ingests_nothing(db, tmp_path):
     path.write_text("\n\n")
     stats = ingest.ingest(db, "jsonl", path)
     assert stats.mentions == 0 and db.run("MATCH (m:Mention) RETURN count(m) AS n")[0]["n"] == 0
+
+
+def test_document_attributes_are_kept(db, tmp_path):
+    from tests.graphs import write_jsonl
+
+    path = write_jsonl(tmp_path / "d.jsonl", [
+        {"kind": "document", "id": "d1", "title": "A Study", "attributes": {"year": 1887, "tags": ["novel"]}},
+        {"kind": "chunk", "id": "c1", "document_id": "d1", "text": "Holmes."}])
+    ingest.ingest(db, "jsonl", path)
+    row = db.run("MATCH (d:Document {id: 'jsonl:d1'}) RETURN d.attributes_json AS a")[0]
+    assert json.loads(row["a"]) == {"tags": ["novel"], "year": 1887}

@@ -2,7 +2,8 @@
 
 ::
 
-    {"kind": "document", "id": "d1", "title": "A Study in Scarlet", "source": "gutenberg", "text": "..."}
+    {"kind": "document", "id": "d1", "title": "A Study in Scarlet", "source": "gutenberg", "text": "...",
+     "attributes": {"year": 1887}}
     {"kind": "chunk", "id": "c1", "document_id": "d1", "index": 0, "text": "..."}
     {"kind": "mention", "id": "m1", "name": "Sherlock Holmes", "type": "PERSON", "description": "...",
      "chunk_id": "c1", "document_id": "d1", "span": [10, 25], "attributes": {"born": "1854"}}
@@ -41,6 +42,7 @@ class DocumentRec(_Rec):
     title: StrictStr | None = None
     source: StrictStr | None = None
     text: StrictStr | None = None
+    attributes: dict[str, Any] | None = None  # metadata (GraphRAG documents carry some), kept as JSON
 
 
 class ChunkRec(_Rec):
@@ -195,7 +197,8 @@ def _unique(seen: dict[str, int], key: str, line_no: int, path: Path, kind: str)
 
 def _row(rec: _Rec, chunk_doc: dict[str, str | None]) -> dict[str, Any]:
     if isinstance(rec, DocumentRec):
-        return {"key": rec.id, "title": rec.title, "source": rec.source, "text": rec.text}
+        return {"key": rec.id, "title": rec.title, "source": rec.source, "text": rec.text,
+                "attributes": rec.attributes}
     if isinstance(rec, ChunkRec):
         return {"key": rec.id, "document_key": rec.document_id, "index": rec.index, "text": rec.text}
     if isinstance(rec, MentionRec):

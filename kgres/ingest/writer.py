@@ -78,7 +78,7 @@ class _Namespace:
 
     def document(self, r: dict[str, Any]) -> dict[str, Any]:
         return {"id": self.id(r["key"]), "key": r["key"], "title": r.get("title"), "source": r.get("source"),
-                "text": r.get("text")}
+                "text": r.get("text"), "attributes_json": _attributes_json(r.get("attributes"))}
 
     def chunk(self, r: dict[str, Any]) -> dict[str, Any]:
         return {"id": self.id(r["key"]), "key": r["key"], "document_id": self.id(r.get("document_key")),
@@ -89,7 +89,7 @@ class _Namespace:
                 "description": r.get("description"), "chunk_ids": [self.id(k) for k in r["chunk_keys"]],
                 "document_ids": [self.id(k) for k in r["document_keys"]], "span_start": r.get("span_start"),
                 "span_end": r.get("span_end"), "inferred": r["inferred"],
-                "attributes_json": json.dumps(r["attributes"], sort_keys=True, default=str) if r["attributes"] else None}
+                "attributes_json": _attributes_json(r["attributes"])}
 
     def triple(self, r: dict[str, Any]) -> dict[str, Any]:
         return {"id": self.id(r["key"]), "key": r["key"], "subject_id": self.id(r["subject_key"]),
@@ -102,3 +102,8 @@ def _batches(rows: Iterator[dict[str, Any]], size: int) -> Iterator[list[dict[st
     it = iter(rows)
     while batch := list(islice(it, size)):
         yield batch
+
+
+def _attributes_json(attributes: dict[str, Any] | None) -> str | None:
+    """A record's free-form attributes as one JSON string property (None when there are none)."""
+    return json.dumps(attributes, sort_keys=True, default=str) if attributes else None
