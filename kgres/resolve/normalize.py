@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from pydantic import BaseModel
@@ -159,13 +159,11 @@ def _acronym(original: str, content: list[str]) -> str | None:
 
 
 def normalize(db: Database, batch_size: int = 5000, strip_legal: bool = False,
-              on_batch: Callable[[int], None] = lambda n: None) -> NormalizeStats:
-    """Write keys on every Entity whose name or type changed since its keys were computed."""
+              on_batch: Callable[[int], None] = lambda n: None, ids: list[str] | None = None) -> NormalizeStats:
+    """Write keys on every Entity whose name or type changed since its keys were computed (of
+    ``ids`` only, when given: an incremental resolve)."""
     updated = 0
-    while True:
-        page = db.read("resolve_normalize_page", limit=batch_size, legal=f"{int(strip_legal)}{KEY_VERSION}")
-        if not page:
-            break
+    for page in _stale(db, batch_size, f"{int(strip_legal)}{KEY_VERSION}", ids):
         rows = []
         for r in page:
             k = name_keys(r["name"], r["type"], strip_legal)
@@ -179,6 +177,18 @@ def normalize(db: Database, batch_size: int = 5000, strip_legal: bool = False,
         updated += len(rows)
         on_batch(len(rows))
     return NormalizeStats(entities_updated=updated)
+
+
+def _stale(db: Database, batch_size: int, legal: str, ids: list[str] | None) -> Iterator[list[dict]]:
+    """Pages of entities whose keys are stale; each page is written before the next is read, so the
+    whole-graph query (which finds the stale ones) shrinks as it goes."""
+    if ids is None:
+        while page := db.read("resolve_normalize_page", limit=batch_size, legal=legal):
+            yield page
+        return
+    for start in range(0, len(ids), batch_size):
+        if page := db.read("resolve_normalize_ids", ids=ids[start:start + batch_size], legal=legal):
+            yield page
 
 
 def _stamp(name: str, type_: str | None, strip_legal: bool) -> str:

@@ -27,6 +27,7 @@ from kgres.resolve.cluster import ClusterConfig, Group, cluster, cluster_scored
 from kgres.resolve.collapse import collapse
 from kgres.resolve.embed import EmbedConfig, embed, reindex
 from kgres.resolve.merge import apply_groups, finish_decisions, link_groups, refresh, resume_plan
+from kgres.resolve.ambiguity import Ambiguity
 from kgres.resolve.normalize import normalize
 from kgres.resolve.score import ScoreConfig, load_ambiguity, score
 from kgres.resolve.score.model import MatchModel
@@ -232,6 +233,9 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
     # later ones, which see merged neighbours, reuse it. A resumed later pass finds it on the run.
     if model is None and cfg.strategy == "default" and first > 1 + collapse_run:
         model = _model_of(db, base, first)
+    # The short-form holder table reads every multi-word name of the graph: a whole resolve reads it
+    # again each pass (merges change it); an incremental one reads it once, as the increment found it.
+    holders = load_ambiguity(db) if incremental and cfg.strategy in ENGINES else None
     for n in range(first, max(first, max_passes + collapse_run) + 1):
         pass_id = base if n == 1 else f"{base}.{n}"
         only_collapse = collapse_run and n == 1
@@ -240,7 +244,7 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
         stats, focus, model = _one_pass(db, cfg, pass_id, parent=None if n == 1 else base, focus=focus,
                                         on_step=lambda m, n=n: on_step(f"pass {n}: {m}"),
                                         fastrp_dimensions=fastrp_dimensions, only_collapse=only_collapse,
-                                        model=model, incremental=incremental)
+                                        model=model, incremental=incremental, ambiguity=holders)
         passes.append(stats)
         if only_collapse:
             # the first scored pass looks at every entity, or (incremental) at the new ones, now
@@ -294,11 +298,12 @@ def _model_of(db: Database, base: str, first: int) -> MatchModel | None:
 
 def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None, focus: list[str] | None,
               on_step: Step, fastrp_dimensions: int, only_collapse: bool = False,
-              model: MatchModel | None = None,
-              incremental: bool = False) -> tuple[ResolveStats, list[str], MatchModel | None]:
+              model: MatchModel | None = None, incremental: bool = False,
+              ambiguity: Ambiguity | None = None) -> tuple[ResolveStats, list[str], MatchModel | None]:
     """One pass of the configured strategy, or (``only_collapse``) the run that merges identical-name
     copies; returns its stats, the canonical ids it merged into, and the match model it used.
-    ``incremental``: embeddings and identical-name copies are looked at for ``focus`` only."""
+    ``incremental``: keys, embeddings and identical-name copies are looked at for ``focus`` only.
+    ``ambiguity``: the short-form holder table to use (default: read now)."""
     runs.start(db, run_id, cfg.model_dump_json(), cfg.strategy, parent=parent, focus=focus, incremental=incremental)
     before = db.count("Entity")
     seconds: dict[str, float] = {}
@@ -319,10 +324,12 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
         return out
 
     db.replan()  # the graph may have just been loaded or merged in bulk
-    timed("normalize", lambda: normalize(db, strip_legal=cfg.strip_legal_suffixes))
+    timed("normalize", lambda: normalize(db, strip_legal=cfg.strip_legal_suffixes,
+                                         ids=focus if incremental else None))
     who = "kgres resolve" if cfg.strategy in ENGINES else baselines.DECIDED_BY.format(cfg.strategy)
     if only_collapse:
-        collapsed, left = timed("collapse", lambda: _collapse(db, cfg, run_id, who, focus if incremental else None))
+        collapsed, left = timed("collapse", lambda: _collapse(db, cfg, run_id, who, focus if incremental else None,
+                                                              ambiguity))
         merged = sum(len(g.members) - 1 for g in collapsed)
         stats = ResolveStats(run_id=run_id, strategy=cfg.strategy, mode=cfg.mode, passes=1, entities_before=before,
                              entities_after=db.count("Entity"), candidate_pairs=0, pairs_by_strategy={}, bands={},
@@ -340,7 +347,8 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
         block_cfg = cfg.block if cfg.embed.enabled else cfg.block.model_copy(update={"strategies": tuple(
             s for s in cfg.block.strategies if s not in ("semantic", "kmeans"))})
         b = timed("block", lambda: block(db, run_id, block_cfg, focus=focus, incremental=incremental))
-        ambiguity = load_ambiguity(db)  # one holder table for scoring and clustering alike
+        if ambiguity is None:
+            ambiguity = load_ambiguity(db)  # one holder table for scoring and clustering alike
         pairs, by_strategy = b.pairs, b.pairs_by_strategy
         if cfg.strategy == "rules":
             bands = timed("score", lambda: score(db, run_id, cfg.score, ambiguity=ambiguity)).bands
@@ -377,11 +385,13 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
     return stats, sorted({g.canonical for g in groups}), model
 
 
-def _collapse(db: Database, cfg: ResolveConfig, run_id: str, decided_by: str,
-              focus: list[str] | None) -> tuple[list[Group], int]:
+def _collapse(db: Database, cfg: ResolveConfig, run_id: str, decided_by: str, focus: list[str] | None,
+              ambiguity: Ambiguity | None) -> tuple[list[Group], int]:
     """Merge identical-name copies (kgres.collapse), of ``focus`` if given; return their groups and
     the copies left unmerged."""
-    groups, left = collapse(db, cfg.score, load_ambiguity(db), cfg.cluster.max_component, cfg.cluster.cohesion,
+    groups, left = collapse(db, cfg.score, ambiguity if ambiguity is not None else load_ambiguity(db),
+                            cfg.cluster.max_component,
+                            cfg.cluster.cohesion,
                             pairwise=cfg.strategy == "rules", focus=focus)
     apply_groups(db, groups, run_id, method="rules", decided_by=decided_by)
     if groups:
