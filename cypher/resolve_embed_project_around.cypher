@@ -2,10 +2,14 @@
 // of their neighbours depend on: those entities, every RELATED edge touching them (each once,
 // undirected) and the entities at the other end, with text embeddings. A context embedding reads
 // only its neighbours' embeddings, so these come out as in the whole graph's projection.
-// Params: $graph string (projection name), $ids list<string>.
+// Neighbours with more than $max_degree neighbours (hubs) are left out: one new neighbour barely
+// moves the mean of theirs, and projecting all their edges exceeded the transaction memory (10k new
+// mentions into 90k).
+// Params: $graph string (projection name), $ids list<string>, $max_degree int.
 UNWIND $ids AS id
 MATCH (f:Entity {id: id})
 OPTIONAL MATCH (f)-[:RELATED]-(n:Entity)
+WHERE COUNT { (n)-[:RELATED]-() } <= $max_degree
 WITH collect(DISTINCT f) + collect(DISTINCT n) AS around
 CALL (around) {
   UNWIND around AS t

@@ -126,3 +126,27 @@ def test_bf16_auto_follows_the_cpu():
     from kgres.resolve.embed import EmbedConfig
 
     assert load_query_encoder(EmbedConfig(), bf16="auto").bf16 == native_bf16()
+
+
+def test_context_around_new_entities_equals_the_whole_graph_fastrp(db, tmp_path):
+    """An incremental resolve recomputes context embeddings only around its new entities, from a
+    projection of their neighbourhood: the vectors must be those of the whole graph's projection."""
+    import numpy as np
+
+    from kgres import ingest
+    from kgres.evaluate.synth import generate
+    from kgres.resolve.embed import context_around, embed
+
+    generate(tmp_path / "g.jsonl", tmp_path / "gold.jsonl", 400, seed=2)
+    ingest.ingest(db, "jsonl", tmp_path / "g.jsonl")
+    embed(db)
+    whole = {r["id"]: r["v"] for r in db.run("MATCH (e:Entity) RETURN e.id AS id, e.context_embedding AS v")}
+    ids = sorted(whole)[50:90]
+    db.run("MATCH (e:Entity) WHERE e.id IN $ids REMOVE e.context_embedding", ids=ids)
+    assert context_around(db, ids, 128, 42, page=15) >= len(ids)
+    again = {r["id"]: r["v"] for r in db.run("MATCH (e:Entity) RETURN e.id AS id, e.context_embedding AS v")}
+    assert sum(v is not None for v in again.values()) > 0
+    for k, v in whole.items():
+        assert (v is None) == (again[k] is None), k
+        if v is not None:
+            assert np.allclose(v, again[k], atol=1e-5), k

@@ -108,22 +108,24 @@ def structural(db: Database, dimensions: int, seed: int) -> None:
     db.write("resolve_embed_clear_isolated")
 
 
-def context_around(db: Database, ids: list[str], dimensions: int, seed: int, page: int = 1000) -> int:
-    """Recompute the context embeddings of ``ids`` and their neighbours (what new entities change),
-    from projections of just that neighbourhood, ``page`` ids at a time (transaction memory);
-    returns how many were written. The same vectors as :func:`structural` writes (one hop, no
-    randomness but the seeded projection of the features)."""
-    return sum(_context_page(db, ids[i:i + page], dimensions, seed) for i in range(0, len(ids), page))
+def context_around(db: Database, ids: list[str], dimensions: int, seed: int, page: int = 500,
+                   max_degree: int = 100) -> int:
+    """Recompute the context embeddings of ``ids`` and of their neighbours with at most
+    ``max_degree`` neighbours (what new entities change; a hub's mean barely moves), from
+    projections of just that neighbourhood, ``page`` ids at a time (transaction memory); returns how
+    many were written. The same vectors as :func:`structural` writes (one hop, no randomness but
+    the seeded projection of the features)."""
+    return sum(_context_page(db, ids[i:i + page], dimensions, seed, max_degree) for i in range(0, len(ids), page))
 
 
-def _context_page(db: Database, ids: list[str], dimensions: int, seed: int) -> int:
-    with projection(db, "resolve_embed_project_around", "around", ids=ids) as graph:
+def _context_page(db: Database, ids: list[str], dimensions: int, seed: int, max_degree: int) -> int:
+    with projection(db, "resolve_embed_project_around", "around", ids=ids, max_degree=max_degree) as graph:
         if not graph.nodes:
             return 0
         rows = db.read("resolve_embed_context_stream", _plain=True, graph=graph.name, dimensions=dimensions,
                        seed=seed)
     # the projection's outer ring (neighbours of neighbours) lacks its own other neighbours
-    wanted = set(ids) | {r["id"] for r in db.read("resolve_embed_neighbours", ids=ids)}
+    wanted = set(ids) | {r["id"] for r in db.read("resolve_embed_neighbours", ids=ids, max_degree=max_degree)}
     out = [{"id": r["id"], "v": r["embedding"] if any(r["embedding"]) else None} for r in rows if r["id"] in wanted]
     for start in range(0, len(out), 2000):
         db.write("resolve_embed_context_write", rows=out[start:start + 2000])
