@@ -134,7 +134,7 @@ def review_cmd(app: App, limit: int, as_json: bool) -> None:
 
 
 @main.command("decide")
-@click.argument("decision", type=click.Choice(["accept", "reject"]))
+@click.argument("decision", type=click.Choice(["accept", "reject", "unsure"]))
 @click.argument("a")
 @click.argument("b")
 @click.option("--reason", default="", help="Why; stored with the decision.")
@@ -142,11 +142,13 @@ def review_cmd(app: App, limit: int, as_json: bool) -> None:
 @click.pass_obj
 @writes("decide")
 def decide_cmd(app: App, decision: str, a: str, b: str, reason: str, as_json: bool) -> None:
-    """Accept (merge now) or reject (never merge) two entities, by id or unique name.
+    """Accept (merge now), reject (never merge) or defer (unsure) two entities, by id or unique name.
 
     \b
     A rejection is a NOT_SAME_AS that every later run honours; an acceptance is
-    a recorded run that 'kgres rollback RUN_ID' undoes.
+    a recorded run that 'kgres rollback RUN_ID' undoes. Both are kept as training
+    labels of the next match model. 'unsure' records who deferred the pair and
+    why; it stays in review, at the back of the console's queue.
     """
     from kgres.curate.review import decide
 
@@ -154,7 +156,8 @@ def decide_cmd(app: App, decision: str, a: str, b: str, reason: str, as_json: bo
     if as_json:
         app.emit_json(d)
     else:
-        app.out.print(f"{d.decision}ed {d.a} and {d.b}" + (f" (run {d.run_id})" if d.run_id else ""))
+        verb = "deferred" if d.decision == "unsure" else f"{d.decision}ed"
+        app.out.print(f"{verb} {d.a} and {d.b}" + (f" (run {d.run_id})" if d.run_id else ""))
 
 
 @main.command("split")

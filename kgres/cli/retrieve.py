@@ -102,11 +102,13 @@ def communities_cmd(app: App, force: bool, as_json: bool) -> None:
 @click.pass_obj
 def serve_cmd(app: App, host: str, port: int) -> None:
     """Serve retrieval over HTTP: POST /retrieve, GET /entities/{id}, GET /health, and take new
-    mentions: POST /mentions (written and resolved, one writer at a time).
+    mentions: POST /mentions (written and resolved, one writer at a time). People review
+    pairs in the console at /console (queue, pair, entity, search).
 
     \b
     OpenAPI schema at /openapi.json (load it into any OpenAPI viewer). With
-    KGRES_SERVE_TOKEN set, every request must send 'Authorization: Bearer <token>'.
+    KGRES_SERVE_TOKEN set, every request must send 'Authorization: Bearer <token>'
+    (a browser signs in once at /console/login and keeps it in a cookie).
 
     \b
     Example:
@@ -120,7 +122,8 @@ def serve_cmd(app: App, host: str, port: int) -> None:
     check_bind(host, token)
     retriever = _retriever(app)
     retriever.encode("warm up")  # load the model before the first request, not during it
-    app.err.print(f"kgres serving http://{host}:{port} (schema at /openapi.json){' with a token' if token else ''}")
+    app.err.print(f"kgres serving http://{host}:{port} (schema at /openapi.json, review console at /console)"
+                  f"{' with a token' if token else ''}")
     from kgres.cli.resolve import resolve_config
 
     Server(create_app(app.db, retriever, token, resolve_cfg=resolve_config(app), lock=app.settings.lock),

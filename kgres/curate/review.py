@@ -3,7 +3,8 @@
 ``accept`` merges two entities at once as a recorded run (``kgres rollback`` undoes it);
 ``reject`` records ``NOT_SAME_AS``, which every later run honours, through later merges too. Either
 way the decision is kept as a training label (``:PairLabel``) with the pair's comparison levels, so
-the next match model learns from it.
+the next match model learns from it. ``unsure`` changes nothing and teaches nothing: the pair keeps
+its band, marked with who deferred it and why, and waits at the back of the review console's queue.
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ from kgres.resolve.merge import apply_groups, finish_decisions
 from kgres.resolve.pipeline import STRATEGIES
 
 
+Decision_ = Literal["accept", "reject", "unsure"]
+
+
 class ReviewPair(BaseModel):
     a_id: str
     a_name: str
@@ -35,7 +39,7 @@ class ReviewPair(BaseModel):
 
 
 class Decision(BaseModel):
-    decision: Literal["accept", "reject"]
+    decision: Decision_
     a: str
     b: str
     decided_by: str
@@ -71,7 +75,7 @@ def learn(db: Database, a: str, b: str, same: bool, decided_by: str) -> None:
     record_label(db, a, b, same, pair_levels(db, a, b), decided_by)
 
 
-def decide(db: Database, decision: Literal["accept", "reject"], a: str, b: str, reason: str = "",
+def decide(db: Database, decision: Decision_, a: str, b: str, reason: str = "",
            decided_by: str | None = None, method: str = "human", confidence: float = 1.0) -> Decision:
     """Record a decision on two entities (ids or unique names): a person's by default, or the LLM
     judge's (``method="llm"``, with its confidence)."""
@@ -80,6 +84,10 @@ def decide(db: Database, decision: Literal["accept", "reject"], a: str, b: str, 
     ea, eb = find_entity(db, a), find_entity(db, b)
     if ea["id"] == eb["id"]:
         raise KgresError(f"'{a}' and '{b}' are already one entity ({ea['id']}); split a mention off first")
+    if decision == "unsure":
+        if not db.query("curate_decide_unsure", a=ea["id"], b=eb["id"], decided_by=who, reason=reason)[0]["n"]:
+            raise KgresError(f"{ea['id']} and {eb['id']} are not a candidate pair; nothing to defer")
+        return Decision(decision="unsure", a=ea["id"], b=eb["id"], decided_by=who)
     if decision == "reject":
         learn(db, ea["id"], eb["id"], False, who)
         db.query("curate_decide_reject", a=ea["id"], b=eb["id"], decided_by=who, reason=reason)

@@ -12,11 +12,14 @@
   gets 422 naming its position and field, and nothing is written; a writer holding the database
   longer than the lock's wait gets 503 naming it.
 
+- ``/console``: the review console (:mod:`kgres.console.web`), for people in a browser.
+
 Bad requests get a 4xx with a message naming the problem (422 for a malformed body, 400 for a
 request kgres refuses, 401 without the token, 413 for a body over ``max_body_bytes``); an error
 names the field and the problem and never repeats the input. Loopback by default; binding any other
 address needs a token (``KGRES_SERVE_TOKEN``), which every request, the OpenAPI schema included,
-must then send as ``Authorization: Bearer <token>``; it is checked before the body is read. There
+must then send as ``Authorization: Bearer <token>`` (a browser: once, to ``/console/login``, which
+keeps it in a cookie); it is checked before the body is read. There
 is no ``/docs`` page (its script comes from a CDN, unreachable offline): ``/openapi.json`` loads
 into any OpenAPI viewer.
 """
@@ -36,6 +39,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from kgres import __version__
 from kgres.config import LockSettings
+from kgres.console import web
 from kgres.db import Database
 from kgres.db.lock import LockHeld, writer_lock
 from kgres.errors import ConfigError, DatabaseUnavailable, InputError, KgresError
@@ -84,10 +88,11 @@ class MentionsRequest(BaseModel):
 
 def create_app(db: Database, retriever: Retriever, token: str | None = None,
                resolve_cfg: ResolveConfig | None = None, lock: LockSettings = LockSettings(),
-               max_body_bytes: int = MAX_BODY_BYTES) -> FastAPI:
+               max_body_bytes: int = MAX_BODY_BYTES, console: bool = True) -> FastAPI:
     """The FastAPI application over one database and retriever (annotations are resolved from this
     module's globals, hence the module-level FastAPI imports). ``resolve_cfg`` and ``lock`` are
-    what ``POST /mentions`` resolves with and how long it waits for another writer."""
+    what ``POST /mentions`` resolves with and how long it waits for another writer; ``console``
+    adds the review console's pages (:mod:`kgres.console.web`)."""
     if token is not None and not token.strip():
         raise ConfigError("KGRES_SERVE_TOKEN is blank; set a real token or unset it")
     app = FastAPI(title="kgres retrieval", version=__version__, docs_url=None, redoc_url=None,
@@ -160,6 +165,8 @@ def create_app(db: Database, retriever: Retriever, token: str | None = None,
         row["mentions"].sort(key=lambda m: m["id"])
         return row
 
+    if console:
+        web.mount(app, db, lock, token)
     return app
 
 
@@ -175,7 +182,9 @@ class Gate:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
-        if self.token is not None and not self._authorised(headers.get("authorization", "")):
+        if self.token is not None and not self._authorised(headers) and not web.open_path(scope.get("path", "")):
+            if scope.get("path", "").startswith("/console") and scope.get("method") == "GET":
+                return await _redirect(send, "/console/login")
             return await _reply(send, 401, "missing or wrong token (Authorization: Bearer <token>)")
         length = headers.get("content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max):
@@ -196,13 +205,23 @@ class Gate:
         except _TooLarge:
             await _reply(send, 413, f"request body over {self.max:,} bytes")
 
-    def _authorised(self, sent: str) -> bool:
-        scheme, _, value = sent.strip().partition(" ")
-        return scheme.lower() == "bearer" and hmac.compare_digest(value.strip().encode(), self.token.encode())
+    def _authorised(self, headers: dict[str, str]) -> bool:
+        """The bearer token, or the console's cookie (set by ``/console/login``), matches."""
+        scheme, _, value = headers.get("authorization", "").strip().partition(" ")
+        if scheme.lower() == "bearer" and hmac.compare_digest(value.strip().encode(), self.token.encode()):
+            return True
+        cookie = web.cookie_token(headers.get("cookie", ""))
+        return bool(cookie) and hmac.compare_digest(cookie.encode(), self.token.encode())
 
 
 class _TooLarge(Exception):
     pass
+
+
+async def _redirect(send: Any, location: str) -> None:
+    await send({"type": "http.response.start", "status": 303,
+                "headers": [(b"location", location.encode()), (b"content-length", b"0")]})
+    await send({"type": "http.response.body", "body": b""})
 
 
 async def _reply(send: Any, status: int, detail: str) -> None:
