@@ -227,6 +227,29 @@ def test_no_weight_overrides_a_constraint(db, tmp_path):
     assert vetoed and all(r["p"] == 0 and r["band"] == "reject" for r in vetoed)
 
 
+def test_a_prior_alone_never_merges(db, tmp_path):
+    """On a graph whose candidates are nearly all matches the prior alone lifts a pair over the auto
+    threshold; a pair whose evidence does not favour a match waits in review, saying why (CESI's
+    ambiguous phrases: "Diesel fuel" was merged into "Fuel" on the prior)."""
+    from kgres.resolve import merge
+    from kgres.resolve.score.stage import AGAINST, CAPPED
+
+    ingest.ingest(db, "jsonl", story(tmp_path))
+    resolve(db)
+    model = store.load(db)
+    model.prior, model.u_source = 0.99, "candidates"  # p 0.99 before any evidence
+    for c in model.comparisons:  # ... and no level moves it
+        c.m = c.u = c.u_random = [1.0 / len(c.levels)] * len(c.levels)
+    store.import_model(db, model.to_json())
+    for run in db.run("MATCH (r:ResolutionRun) WHERE r.parent IS NULL RETURN r.id AS id ORDER BY r.started_at DESC"):
+        merge.rollback(db, run["id"])
+    resolve(db, ResolveConfig.model_validate({"model": {"train": "never"}}))
+    rows = db.run("MATCH ()-[c:CANDIDATE]->() WHERE c.score >= 0.9 RETURN c.band AS band, c.signals_json AS s")
+    held = [json.loads(r["s"])["capped"] for r in rows]
+    assert all(r["band"] == "review" for r in rows) and set(held) <= {AGAINST, CAPPED} and AGAINST in held
+    assert db.run("MATCH ()-[r:REFERS_TO {method: 'model'}]->() RETURN count(r) AS n")[0]["n"] == 0
+
+
 def test_the_waterfall_sums_to_the_stored_probability(db, neo4j_env, tmp_path):
     ingest.ingest(db, "jsonl", story(tmp_path))
     stats = resolve(db, ResolveConfig(mode="synonym"))  # scored pairs between entities that stay

@@ -159,19 +159,24 @@ def score_model(db: Database, run_id: str, cfg: ModelConfig = ModelConfig(), amb
     capped = weak_names(gamma, comps, rare_agreements(model, cands, sample_entities(db, sample)),
                         np.array(cands.swapped, dtype=bool)) \
         if cfg.name_required else np.zeros(len(gamma), dtype=bool)
+    # Evidence that does not favour a match (odds no better than the prior's) never merges on its own:
+    # on a graph whose candidates are nearly all matches (prior 0.985 on CESI's ambiguous phrases) the
+    # prior alone carried "Diesel fuel" into "Fuel" (cesi-ambiguous: 178k false pairs).
+    against = weights - model.prior_weight() <= 0
     t_review = min(cfg.review_probability, t_auto)
     precision, recall = expected_quality(probs[~vetoed], t_auto)
     bands = {"auto": 0, "review": 0, "reject": 0}
     rows = []
     for i in range(len(cands)):
-        band = "auto" if probs[i] >= t_auto and not capped[i] else \
+        held = CAPPED if capped[i] else AGAINST if against[i] and probs[i] >= t_review else None
+        band = "auto" if probs[i] >= t_auto and held is None else \
             "review" if probs[i] >= t_review and probs[i] > 0 else "reject"
         bands[band] += 1
         rows.append({"a": cands.a[i], "b": cands.b[i], "score": round(float(probs[i]), 6), "band": band,
                      "match_weight": round(float(weights[i]), 4), "cannot_link": cands.conflict[i],
                      "name_rule": name_of_level(comps[0].levels[gamma[i, 0]].name) if gamma[i, 0] != NULL else None,
                      "signals_json": json.dumps(evidence(comps, gamma[i], cands.conflict[i], cands.ego[i],
-                                                         cands.neighbour[i], bool(capped[i]), level_weights[i]),
+                                                         cands.neighbour[i], held, level_weights[i]),
                                                 sort_keys=True)})
         if len(rows) == batch_size:
             db.write("resolve_score_write", rows=rows, run_id=run_id)
@@ -292,12 +297,18 @@ def _bounded(tf: dict[str, float], keep: int = 5000) -> dict[str, float]:
     return dict(sorted(tf.items(), key=lambda t: (-t[1], t[0]))[:keep])
 
 
+CAPPED = ("the names alone cannot place the pair (too little shared, a word of each side's own, or an ambiguous "
+          "short form): it merges only by a decision")
+AGAINST = ("its evidence does not favour a match (the probability comes from the prior, the share of matches "
+           "among the candidates): it merges only by a decision")
+
+
 def evidence(comps: list[Comparison], levels: np.ndarray, cannot_link: str | None, ego: float | None,
-             neighbour: float | None, capped: bool = False, weights: np.ndarray | None = None) -> dict[str, Any]:
+             neighbour: float | None, capped: str | None = None, weights: np.ndarray | None = None) -> dict[str, Any]:
     """What a pair's ``signals_json`` keeps: its level per comparison and that level's weight (log2
     Bayes factor, term-frequency adjusted: with the model's prior, the waterfall ``kgres explain
     --pair`` prints), the name level as ``name_rule``, the cosines, a cannot-link reason, and
-    ``capped`` when its names cannot place it on their own (:func:`weak_names`)."""
+    ``capped``: why a pair above the auto threshold was held in review (:data:`CAPPED`, :data:`AGAINST`)."""
     named = {c.name: c.levels[lv].name for c, lv in zip(comps, levels) if lv != NULL}
     out: dict[str, Any] = {"levels": named, "name_rule": name_of_level(named["name"]) if "name" in named else None}
     if weights is not None:
@@ -309,8 +320,7 @@ def evidence(comps: list[Comparison], levels: np.ndarray, cannot_link: str | Non
     if cannot_link:
         out["cannot_link"] = cannot_link
     if capped:
-        out["capped"] = ("the names alone cannot place the pair (too little shared, a word of each side's own, "
-                         "or an ambiguous short form): it merges only by a decision")
+        out["capped"] = capped
     return out
 
 
