@@ -1,18 +1,14 @@
 // console_queue: the console's review queue: undecided review-band pairs between current Entities (the
-// newest run's verdict per pair), with how many other queued pairs touch either side (an answer settles
-// or re-scores those too). Filters, null for any: $type (either side's type), $run (the run that scored
-// the pair), $source (either side has a mention from this source system).
+// newest run's verdict per pair). Filters, null for any: $type (either side's type), $run (the run that
+// scored the pair), $source (either side has a mention from this source system).
 // Params: $type, $run, $source strings or null.
 MATCH (a:Entity)-[c:CANDIDATE {band: 'review'}]->(b:Entity)
 WHERE c.decision IS NULL AND NOT EXISTS { (a)-[:NOT_SAME_AS]-(b) }
+  AND ($type IS NULL OR a.type = $type OR b.type = $type)
 WITH a, b, c ORDER BY c.run_id DESC
 WITH a, b, head(collect(c)) AS c
-WHERE ($type IS NULL OR a.type = $type OR b.type = $type)
-  AND ($run IS NULL OR c.run_id = $run)
-  AND ($source IS NULL OR EXISTS { MATCH (m:Mention)-[:REFERS_TO]->(x:Entity)
-                                   WHERE x IN [a, b] AND m.source_system = $source })
-WITH a, b, c,
-     COUNT { MATCH (x:Entity)-[o:CANDIDATE {band: 'review'}]-(y:Entity)
-             WHERE x IN [a, b] AND NOT y IN [a, b] AND o.decision IS NULL RETURN DISTINCT y } AS settles
+WHERE ($run IS NULL OR c.run_id = $run)
+  AND ($source IS NULL OR EXISTS { (:Mention {source_system: $source})-[:REFERS_TO]->(a) }
+                       OR EXISTS { (:Mention {source_system: $source})-[:REFERS_TO]->(b) })
 RETURN a.id AS a_id, a.name AS a_name, a.type AS a_type, b.id AS b_id, b.name AS b_name, b.type AS b_type,
-       c.score AS score, c.run_id AS run_id, c.deferred_by AS deferred_by, settles
+       c.score AS score, c.run_id AS run_id, c.deferred_by AS deferred_by

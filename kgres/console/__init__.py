@@ -31,7 +31,7 @@ class QueueItem(BaseModel):
     b_type: str | None
     score: float
     run_id: str
-    settles: int  # other queued pairs that touch either side
+    settles: int  # other queued pairs that share a side with this one
     deferred_by: str | None  # someone answered "not sure": the pair waits at the back
     priority: float
 
@@ -75,8 +75,15 @@ def queue(db: Database, type_: str | None = None, run: str | None = None, source
     """Undecided review-band pairs, most informative first (:func:`priority`); pairs someone deferred
     come last, and those in ``skip`` (keys of :func:`pair_key`) are left out."""
     t = auto_threshold(db)
-    items = [QueueItem(**r, priority=priority(r["score"], t, r["settles"]))
-             for r in db.read("console_queue", type=type_ or None, run=run or None, source=source or None)]
+    rows = db.read("console_queue", type=type_ or None, run=run or None, source=source or None)
+    touching: dict[str, set[str]] = {}
+    for r in rows:
+        touching.setdefault(r["a_id"], set()).add(r["b_id"])
+        touching.setdefault(r["b_id"], set()).add(r["a_id"])
+    items = []
+    for r in rows:
+        settles = len(touching[r["a_id"]] - {r["b_id"]}) + len(touching[r["b_id"]] - {r["a_id"]})
+        items.append(QueueItem(**r, settles=settles, priority=priority(r["score"], t, settles)))
     items = [i for i in items if i.key not in skip]
     items.sort(key=lambda i: (i.deferred_by is not None, -i.priority, -i.score, i.a_id, i.b_id))
     f = db.read("console_filters")[0]
