@@ -192,6 +192,11 @@ def test_console_token_cross_site_repeats_and_concurrent_changes(sample):
         assert not pair_state(sample, second.a_id, second.b_id)["apart"]
         assert sample.run("MATCH (r:ResolutionRun) WHERE r.id STARTS WITH 'decision' RETURN count(r) AS n")[0]["n"] == 1
 
+        assert c.request("POST", "/console/decide", {**form, "decision": "merge-everything"})[0] == 400
+        assert c.request("GET", "/console/pair?a=nope&b=nada")[0] == 404
+        assert c.request("GET", "/console/entity/nope")[0] == 404
+        assert c.request("GET", "/console/split?mention=nope")[0] == 404
+        assert c.request("GET", "/console/rollback?run=nope")[0] == 404
         status, html, _ = c.request("GET", "/console/search?q=" + urllib.parse.quote('holm "(['))
         assert status == 200
         status, html, _ = c.request("GET", "/console/search?q=holm")
