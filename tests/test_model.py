@@ -88,6 +88,8 @@ def test_a_page_of_pairs_gets_one_level_per_comparison():
     ("Content management", "Content management system", "overlap_60"),  # a word more is no misspelling
     ("Data mining using two-dimensional optimized association rules", "Data mining using two-dimensional optimi",
      "typo"),  # ... but a long title cut short is one
+    ("Hey Mama ( feat . Nicki Minaj ) [ Extended ]", "Hey Mama ( feat . Nicki Minaj ) [ Club Killers Remix ]",
+     "overlap_40"),  # two versions, each with words of its own
 ])
 def test_a_misspelling_is_a_few_edits_not_a_shared_start(a, b, level):
     from kgres.resolve.score.levels import NAME_LEVELS, name_level

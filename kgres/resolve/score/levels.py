@@ -215,12 +215,23 @@ def _spelt_alike(x: str, y: str) -> bool:
     rewards a shared start: over a long title cut short ("data mining using two-dimensional
     optimi...") that start is the evidence (DBLP-Scholar lost a tenth of its recall without it), over a
     short phrase and a word more it is not ("Content management" is no misspelling of "Content
-    management system": cesi-ambiguous, 20k false pairs)."""
+    management system": cesi-ambiguous, 20k false pairs). Nor is a name whose own words are not
+    spellings of the other's (:func:`_own_words`)."""
     wx, wy = set(x.split()), set(y.split())
     x, y = unaccent(x.replace(" ", "")), unaccent(y.replace(" ", ""))
     if min(len(x), len(y)) < LONG_NAME and wx != wy and (wx < wy or wy < wx):
         return False
+    if _own_words(wx - wy, wy - wx):
+        return False
     return min(len(x), len(y)) >= 8 and x[:1] == y[:1] and JaroWinkler.similarity(x, y) >= 0.93
+
+
+def _own_words(x: set[str], y: set[str]) -> bool:
+    """Each name keeps whole words of its own, none a misspelling or a cut-short form of the other's:
+    two versions ("Hey Mama ... [ Extended ]" / "Hey Mama ... [ Club Killers Remix ]"), not two
+    spellings of one title ("... two-dimensional optimi" / "... two-dimensional optimized")."""
+    return bool(x and y) and not any(u.startswith(v) or v.startswith(u) or
+                                     DamerauLevenshtein.normalized_similarity(u, v) >= 0.75 for u in x for v in y)
 
 
 LONG_NAME = 24  # letters: a name this long that starts like another is one of its spellings (a title cut short)
