@@ -215,13 +215,14 @@ def _spelt_alike(x: str, y: str) -> bool:
     rewards a shared start: over a long title cut short ("data mining using two-dimensional
     optimi...") that start is the evidence (DBLP-Scholar lost a tenth of its recall without it), over a
     short phrase and a word more it is not ("Content management" is no misspelling of "Content
-    management system": cesi-ambiguous, 20k false pairs). Nor is a name whose own words are not
+    management system": cesi-ambiguous, 20k false pairs). Nor is a long name whose own words are not
     spellings of the other's (:func:`_own_words`)."""
     wx, wy = set(x.split()), set(y.split())
     x, y = unaccent(x.replace(" ", "")), unaccent(y.replace(" ", ""))
-    if min(len(x), len(y)) < LONG_NAME and wx != wy and (wx < wy or wy < wx):
-        return False
-    if _own_words(wx - wy, wy - wx):
+    if min(len(x), len(y)) < LONG_NAME:
+        if wx != wy and (wx < wy or wy < wx):
+            return False
+    elif _own_words(wx - wy, wy - wx):  # a short name's scrambled word ("morris" / "mosrir") is a typo
         return False
     return min(len(x), len(y)) >= 8 and x[:1] == y[:1] and JaroWinkler.similarity(x, y) >= 0.93
 
