@@ -42,6 +42,7 @@ DECIDED_BY = "human:console"
 FILTERS = ("type", "run", "source")
 MAX_SKIP = 200  # skipped pairs carried from page to page
 PAGE = 100  # queue rows shown
+TRAIL_ROWS = 500  # alias-trail rows an entity page shows
 ASSETS = {"console.css": "text/css; charset=utf-8", "console.js": "text/javascript; charset=utf-8"}
 HEADERS = {"Content-Security-Policy": "default-src 'self'; img-src 'self' data:; form-action 'self'; "
                                       "frame-ancestors 'none'; base-uri 'none'",
@@ -185,7 +186,7 @@ def mount(app: FastAPI, db: Database, lock: LockSettings = LockSettings(), token
         side = console.sides(db, [entity_id]).get(entity_id)
         passages = {m["id"]: m["passage"] for m in side["mentions"]} if side else {}
         runs = sorted({m["run_id"] for m in ex.mentions if m.get("run_id") and not m["run_id"].startswith("ingest")})
-        return page("entity.html", ex=ex, side=side, passages=passages, runs=runs,
+        return page("entity.html", ex=ex, side=side, passages=passages, runs=runs, trail_rows=TRAIL_ROWS,
                     flash=request.query_params.get("flash"))
 
     @app.get("/console/split", include_in_schema=False)
