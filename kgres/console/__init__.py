@@ -16,21 +16,14 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from kgres.curate.review import ScoredPair
 from kgres.db import Database
 
 PASSAGE_CHARS = 280  # of a passage shown on either side of the highlighted mention
 LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/]|&&|\|\|)')
 
 
-class QueueItem(BaseModel):
-    a_id: str
-    a_name: str
-    a_type: str | None
-    b_id: str
-    b_name: str
-    b_type: str | None
-    score: float
-    run_id: str
+class QueueItem(ScoredPair):
     settles: int  # other queued pairs that share a side with this one
     deferred_by: str | None  # someone answered "not sure": the pair waits at the back
     priority: float
@@ -138,18 +131,25 @@ def shared_neighbours(db: Database, a: str, b: str) -> list[dict[str, Any]]:
     return db.read("console_shared", a=a, b=b)
 
 
-def stamp(db: Database, ids: list[str]) -> str:
-    """A digest of what a page showed of these entities and the pairs among them: it changes when one
-    is merged, split, retired, given or losing mentions, or when a pair among them is decided."""
+def state(db: Database, ids: list[str]) -> dict[str, dict[str, Any]]:
+    """Per id: current or retired (and into what), mentions, the pairs among ``ids`` with their
+    decisions, and NOT_SAME_AS among them."""
     rows = db.read("console_stamp", ids=sorted(set(ids)))
     for r in rows:
         r["pairs"], r["apart"] = sorted(r["pairs"]), sorted(r["apart"])
+    return {r["id"]: r for r in rows}
+
+
+def digest(st: dict[str, dict[str, Any]]) -> str:
+    """A digest of a :func:`state`: it changes when an entity is merged, split, retired, given or
+    losing mentions, or when a pair among them is decided."""
+    rows = [st[k] for k in sorted(st)]
     return hashlib.sha256(json.dumps(rows, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-def state(db: Database, ids: list[str]) -> dict[str, dict[str, Any]]:
-    """Per id, as :func:`stamp` reads it: current or retired (and into what), mentions, decided pairs."""
-    return {r["id"]: r for r in db.read("console_stamp", ids=sorted(set(ids)))}
+def stamp(db: Database, ids: list[str]) -> str:
+    """What a page showed of these entities and the pairs among them, as :func:`digest` sums it up."""
+    return digest(state(db, ids))
 
 
 class Progress(BaseModel):

@@ -23,6 +23,7 @@ import hashlib
 import hmac
 import json
 import secrets
+from collections.abc import Callable
 from importlib import resources
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
@@ -67,6 +68,19 @@ def mount(app: FastAPI, db: Database, lock: LockSettings = LockSettings(), token
 
     def message(title: str, text: str, status: int, back: str = "/console") -> HTMLResponse:
         return page("message.html", status=status, title=title, text=text, back=back)
+
+    def act(command: str, back: str, action: Callable[[], Response]) -> Response:
+        """Run a state-changing ``action`` holding the writer lock; what stops it becomes a page: a
+        change made meanwhile 409, a busy lock 503, a refusal 400."""
+        try:
+            with writer_lock(db, command, lock):
+                return action()
+        except Conflict as e:
+            return message("Changed meanwhile", str(e), 409, back=back)
+        except LockHeld as e:
+            return message("Busy", str(e), 503, back=back)
+        except KgresError as e:
+            return message("Not done", str(e), 400, back=back)
 
     async def form(request: Request) -> dict[str, str]:
         """The posted form, once it is known to come from a console page of this server."""
@@ -118,15 +132,13 @@ def mount(app: FastAPI, db: Database, lock: LockSettings = LockSettings(), token
         params = request.query_params
         filters, skip = _filters(params), _skip(params.get("skip", ""))
         a, b = params.get("a"), params.get("b")
-        item = None
         if not (a and b):
             q = console.queue(db, **_args(filters), skip=frozenset(skip))
             if not q.items:
                 return page("message.html", title="Queue empty", status=200, back="/console?" + urlencode(filters),
                             text="No undecided review pair is left" + (" under these filters." if any(filters.values())
                                                                        else "."), flash=params.get("flash"))
-            item = q.items[0]
-            a, b = item.a_id, item.b_id
+            a, b = q.items[0].a_id, q.items[0].b_id
         return _pair(a, b, filters, skip, params.get("flash"))
 
     def _pair(a: str, b: str, filters: dict[str, str], skip: list[str], flash: str | None) -> HTMLResponse:
@@ -155,23 +167,21 @@ def mount(app: FastAPI, db: Database, lock: LockSettings = LockSettings(), token
             return message("Bad request", "a decision needs a, b and one of accept, reject, unsure, skip", 400)
         if what == "skip":
             return _next(filters, skip + [console.pair_key(a, b)], f"skipped {a} / {b}")
-        try:
-            with writer_lock(db, "console decide", lock):
-                done = _already(db, what, a, b)
-                if done:
-                    return _next(filters, skip, done)
-                if console.stamp(db, [a, b]) != f.get("stamp"):
-                    raise Conflict(f"{a} or {b} changed since this page was shown (a merge, split, or "
-                                   "someone else's decision); the pair is shown again as it is now")
-                d = decide(db, what, a, b, reason=f.get("reason", "").strip()[:2000], decided_by=DECIDED_BY)
-        except Conflict as e:
-            return message("Changed meanwhile", str(e), 409, back=f"/console/pair?{urlencode({'a': a, 'b': b})}")
-        except LockHeld as e:
-            return message("Busy", str(e), 503)
-        except KgresError as e:
-            return message("Not done", str(e), 400, back=f"/console/pair?{urlencode({'a': a, 'b': b})}")
-        verb = {"accept": "accepted", "reject": "rejected", "unsure": "deferred"}[what]
-        return _next(filters, skip, f"{verb} {d.a} / {d.b}" + (f" (run {d.run_id})" if d.run_id else ""))
+        reason = f.get("reason", "").strip()[:2000]
+
+        def run() -> Response:
+            st = console.state(db, [a, b])
+            done = _already(st, what, a, b)
+            if done:
+                return _next(filters, skip, done)
+            if console.digest(st) != f.get("stamp"):
+                raise Conflict(f"{a} or {b} changed since this page was shown (a merge, split, or "
+                               "someone else's decision); the pair is shown again as it is now")
+            d = decide(db, what, a, b, reason=reason, decided_by=DECIDED_BY)
+            verb = {"accept": "accepted", "reject": "rejected", "unsure": "deferred"}[what]
+            return _next(filters, skip, f"{verb} {d.a} / {d.b}" + (f" (run {d.run_id})" if d.run_id else ""))
+
+        return act("console decide", f"/console/pair?{urlencode({'a': a, 'b': b})}", run)
 
     @app.get("/console/entity/{entity_id:path}", include_in_schema=False)
     def entity_page(entity_id: str, request: Request) -> HTMLResponse:
@@ -215,23 +225,19 @@ def mount(app: FastAPI, db: Database, lock: LockSettings = LockSettings(), token
 
         f = await form(request)
         mention, entity, previous = f.get("mention", ""), f.get("entity", ""), f.get("previous", "")
-        try:
-            with writer_lock(db, "console split", lock):
-                found = [r for r in db.read("curate_split_find", q=mention) if r["kind"] == "mention"]
-                if found and found[0]["current"] == previous:
-                    return _to_entity(previous, f"mention {mention} was already split out")
-                if not found or found[0]["current"] != entity or console.stamp(db, [entity, previous]) != f.get("stamp"):
-                    raise Conflict(f"mention {mention} or its entities changed since the confirmation was shown")
-                r = split(db, mention, reason=f.get("reason", "").strip()[:2000] or "split in the console",
-                          decided_by=DECIDED_BY)
-        except Conflict as e:
-            return message("Changed meanwhile", str(e), 409, back=f"/console/entity/{entity}")
-        except LockHeld as e:
-            return message("Busy", str(e), 503)
-        except KgresError as e:
-            return message("Not done", str(e), 400, back=f"/console/entity/{entity}")
-        return _to_entity(r.restored, f"split {mention} out: it refers to {r.restored} again, kept apart from "
-                                      f"{', '.join(r.kept_apart_from)}")
+        reason = f.get("reason", "").strip()[:2000] or "split in the console"
+
+        def run() -> Response:
+            found = [r for r in db.read("curate_split_find", q=mention) if r["kind"] == "mention"]
+            if found and found[0]["current"] == previous:
+                return _to_entity(previous, f"mention {mention} was already split out")
+            if not found or found[0]["current"] != entity or console.stamp(db, [entity, previous]) != f.get("stamp"):
+                raise Conflict(f"mention {mention} or its entities changed since the confirmation was shown")
+            r = split(db, mention, reason=reason, decided_by=DECIDED_BY)
+            return _to_entity(r.restored, f"split {mention} out: it refers to {r.restored} again, kept apart from "
+                                          f"{', '.join(r.kept_apart_from)}")
+
+        return act("console split", f"/console/entity/{entity}", run)
 
     @app.get("/console/rollback", include_in_schema=False)
     def rollback_confirm(request: Request) -> HTMLResponse:
@@ -257,24 +263,20 @@ def mount(app: FastAPI, db: Database, lock: LockSettings = LockSettings(), token
         from kgres.resolve.merge import rollback
 
         f = await form(request)
-        run = f.get("run", "")
-        try:
-            with writer_lock(db, "console rollback", lock):
-                effect = console.run_effect(db, run)
-                if effect is not None and effect["run"]["status"] == "rolled_back":
-                    return RedirectResponse("/console?" + urlencode({"flash": f"run {run} was already rolled back"}),
-                                            status_code=303)
-                if effect is None or effect["run"]["status"] != f.get("stamp"):
-                    raise Conflict(f"run {run} changed since the confirmation was shown")
-                n = rollback(db, run)
-        except Conflict as e:
-            return message("Changed meanwhile", str(e), 409)
-        except LockHeld as e:
-            return message("Busy", str(e), 503)
-        except KgresError as e:
-            return message("Not done", str(e), 400)
-        return RedirectResponse("/console?" + urlencode({"flash": f"rolled back {run}: {n} entities restored"}),
-                                status_code=303)
+        run_id = f.get("run", "")
+
+        def run() -> Response:
+            effect = console.run_effect(db, run_id)
+            if effect is not None and effect["run"]["status"] == "rolled_back":
+                return RedirectResponse("/console?" + urlencode({"flash": f"run {run_id} was already rolled back"}),
+                                        status_code=303)
+            if effect is None or effect["run"]["status"] != f.get("stamp"):
+                raise Conflict(f"run {run_id} changed since the confirmation was shown")
+            n = rollback(db, run_id)
+            return RedirectResponse("/console?" + urlencode({"flash": f"rolled back {run_id}: {n} entities restored"}),
+                                    status_code=303)
+
+        return act("console rollback", "/console", run)
 
     @app.get("/console/search", include_in_schema=False)
     def search_page(request: Request) -> HTMLResponse:
@@ -316,9 +318,9 @@ def _to_entity(entity_id: str, flash: str) -> RedirectResponse:
     return RedirectResponse(f"/console/entity/{entity_id}?" + urlencode({"flash": flash}), status_code=303)
 
 
-def _already(db: Database, what: str, a: str, b: str) -> str | None:
-    """The decision already took effect (a repeated submit): what to say instead of doing it again."""
-    st = console.state(db, [a, b])
+def _already(st: dict[str, dict[str, Any]], what: str, a: str, b: str) -> str | None:
+    """The decision already took effect (a repeated submit; ``st`` from :func:`kgres.console.state`):
+    what to say instead of doing it again."""
     sa, sb = st.get(a, {}), st.get(b, {})
     if what == "accept" and (sa.get("merged_into") == b or sb.get("merged_into") == a):
         return f"{a} and {b} were already accepted as one entity"

@@ -26,7 +26,9 @@ from kgres.resolve.pipeline import STRATEGIES
 Decision_ = Literal["accept", "reject", "unsure"]
 
 
-class ReviewPair(BaseModel):
+class ScoredPair(BaseModel):
+    """Two entities a run scored, with the newest run's score (``kgres review``, the console's queue)."""
+
     a_id: str
     a_name: str
     a_type: str | None
@@ -35,6 +37,9 @@ class ReviewPair(BaseModel):
     b_type: str | None
     score: float
     run_id: str
+
+
+class ReviewPair(ScoredPair):
     signals: dict[str, Any]
 
 
