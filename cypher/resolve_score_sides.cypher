@@ -3,9 +3,12 @@
 // comes as [id, "TYPE|name key"]: two unmerged duplicates usually have neighbours that are
 // themselves unmerged duplicates, so the typed form overlaps where ids do not. RELATED joins
 // Entities only, so the neighbour carries no label (nothing for the planner to scan by).
+// The vectors (null when missing) and the ids of the chunks its mentions are in give the pair's
+// cosines and same-chunk flag (kgres.resolve.score.stage.pages).
 // Params: $ids list<string>.
 UNWIND $ids AS id
 MATCH (e:Entity {id: id})
-RETURN e {.id, .name, .description, .mention_count, .aliases, .key_core, .key_tokens, .key_acronym, .key_numbers, .key_gender, .key_title, .norm_type,
+RETURN e {.id, .name, .embedding, .context_embedding, .fastrp, .description, .mention_count, .aliases, .key_core, .key_tokens, .key_acronym, .key_numbers, .key_gender, .key_title, .norm_type,
           attributes: [(e)<-[:REFERS_TO]-(m:Mention) WHERE m.attributes_json IS NOT NULL | m.attributes_json][0..20],
-          nbrs: [(e)-[:RELATED]-(n) | [n.id, coalesce(n.norm_type, '') + '|' + coalesce(n.key_core, '')]]} AS e
+          nbrs: [(e)-[:RELATED]-(n) | [n.id, coalesce(n.norm_type, '') + '|' + coalesce(n.key_core, '')]],
+          chunks: [(e)<-[:REFERS_TO]-(:Mention)-[:IN_CHUNK]->(c:Chunk) | c.id]} AS e

@@ -440,3 +440,47 @@ def test_a_resolve_interrupted_mid_merge_resumes_to_the_uninterrupted_result(db,
     assert db.run("MATCH (p:MergePlan) RETURN count(p) AS n")[0]["n"] == 0
     assert_one_refers_to_per_mention(db)
     assert_aggregates_current(db)
+
+
+def test_score_pages_compute_what_the_database_would(db, tmp_path, monkeypatch):
+    """The cosines and same-chunk flag computed from each entity's sides (read once, kept across
+    pages, evicted beyond SIDES_KEPT) equal Neo4j's per-pair answers, and a NOT_SAME_AS recorded
+    between two mentions' first entities still separates the entities they are in after a merge."""
+    from kgres.resolve.block import block
+    from kgres.resolve.cluster import Evidence, Group
+    from kgres.resolve.score import stage
+
+    ingest.ingest(db, "jsonl", fixture(tmp_path))
+    normalize(db)
+    embed(db)
+    db.run("MATCH (a:Mention {source_key: 'sh5'})-[:REFERS_TO]->(x), (b:Mention {source_key: 'my1'})-[:REFERS_TO]->(y) "
+           "CREATE (x)-[:NOT_SAME_AS]->(y)")
+    keep, gone = _entity(db, "sh1"), _entity(db, "sh5")  # the rejected entity is retired into another
+    merge.apply_groups(db, [Group(members=(keep, gone), canonical=keep, confidence=0.9,
+                                  evidence={gone: Evidence(linked_to=keep, score=0.9, rule="test")})],
+                       "run-x", method="rules", decided_by="test")
+    normalize(db)
+    block(db, "run-pages")
+    sherlock, mycroft = sorted([_entity(db, "sh1"), _entity(db, "my1")])
+    db.run("MATCH (a:Entity {id: $a}), (b:Entity {id: $b}) WHERE NOT EXISTS { (a)-[:CANDIDATE]-(b) } "
+           "CREATE (a)-[:CANDIDATE {run_id: 'run-pages', methods: ['test']}]->(b)", a=sherlock, b=mycroft)
+    monkeypatch.setattr(stage, "SIDES_KEPT", 3)  # pages of 2 entities: most sides are evicted and read again
+    rows = [r for page, _ in stage.pages(db, "run-pages", batch_size=2 * stage.PAIRS_PER_ENTITY) for r in page]
+    assert len(rows) > 10
+    expected = {(r["a"], r["b"]): r for r in db.run(
+        "MATCH (a:Entity)-[c:CANDIDATE {run_id: 'run-pages'}]->(b:Entity) RETURN a.id AS a, b.id AS b, "
+        "2 * vector.similarity.cosine(a.embedding, b.embedding) - 1 AS ego, "
+        "2 * vector.similarity.cosine(a.context_embedding, b.context_embedding) - 1 AS neighbour, "
+        "EXISTS { (a)<-[:REFERS_TO]-(:Mention)-[:IN_CHUNK]->(:Chunk)<-[:IN_CHUNK]-(:Mention)-[:REFERS_TO]->(b) } AS same_chunk")}
+    assert {(r["a"], r["b"]) for r in rows} == set(expected)
+    for r in rows:
+        want = expected[(r["a"], r["b"])]
+        assert r["same_chunk"] == want["same_chunk"]
+        for k in ("ego", "neighbour"):
+            assert (r[k] is None) == (want[k] is None) and (r[k] is None or abs(r[k] - want[k]) < 1e-5), (k, r, want)
+    assert {(r["a"], r["b"]) for r in rows if r["not_same_as"]} == {(sherlock, mycroft)}
+    assert any(r["same_chunk"] for r in rows) and any(not r["same_chunk"] for r in rows)
+
+
+def _entity(db, source_key: str) -> str:
+    return db.run("MATCH (:Mention {source_key: $k})-[:REFERS_TO]->(e:Entity) RETURN e.id AS id", k=source_key)[0]["id"]

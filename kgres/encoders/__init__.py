@@ -40,3 +40,12 @@ def load_encoder(cfg: EncoderConfig) -> tuple[Encoder, int]:
     from kgres.encoders.local import local_encoder
 
     return local_encoder(cfg)
+
+
+def preload_encoder(cfg: EncoderConfig) -> None:
+    """Begin loading ``cfg``'s local model in the background (nothing for an endpoint); the next
+    :func:`load_encoder` for it then waits less or not at all."""
+    if not cfg.endpoint:
+        from kgres.encoders.local import preload
+
+        preload(cfg.model, cfg.device)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import importlib
 import os
-from functools import lru_cache
+import threading
+from concurrent.futures import Future
 from typing import Any
 
 from kgres.encoders import Encoder, EncoderConfig
@@ -24,8 +25,48 @@ def local_encoder(cfg: EncoderConfig) -> tuple[Encoder, int]:
     return encode, int((getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension)())
 
 
-@lru_cache(maxsize=2)
+_models: dict[tuple[str, str], Future] = {}
+_models_lock = threading.Lock()
+
+
 def local_model(name: str, device: str) -> Any:
+    """A sentence-transformers model loaded offline (:func:`_load`), once per process: a caller that
+    arrives while another thread (:func:`preload`) is loading it waits for that load.
+
+    Raises:
+        ConfigError: the model cannot be loaded (raised to the callers waiting on that load; a
+            later call tries again).
+    """
+    with _models_lock:
+        future = _models.get((name, device))
+        loads = future is None
+        if loads:
+            future = _models[(name, device)] = Future()
+    if loads:
+        try:
+            future.set_result(_load(name, device))
+        except BaseException as e:  # noqa: BLE001 - handed to every waiting caller by result()
+            future.set_exception(e)
+            with _models_lock:
+                del _models[(name, device)]  # a later call tries again
+    return future.result()
+
+
+def preload(name: str, device: str) -> None:
+    """Start loading the model in a background thread, so that importing torch and
+    sentence-transformers (about 8 s on two cores) overlaps work that waits on Neo4j; the next
+    :func:`local_model` call takes the loaded model, or waits for it. A failure is raised there."""
+    threading.Thread(target=_quiet_load, args=(name, device), name="kgres-encoder-preload", daemon=True).start()
+
+
+def _quiet_load(name: str, device: str) -> None:
+    try:
+        local_model(name, device)
+    except BaseException:  # noqa: BLE001 - kept in the future, raised to the caller that needs the model
+        pass
+
+
+def _load(name: str, device: str) -> Any:
     """Load a sentence-transformers model offline: a bundling package's directory, a path, or a name
     already in the local cache. Nothing is downloaded at run time."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from kgres import runs
 from kgres.db import Database
+from kgres.encoders import preload_encoder
 from kgres.errors import KgresError
 from kgres.resolve import baselines
 from kgres.resolve.baselines import BaselineConfig
@@ -222,6 +223,8 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
     """The passes of one resolve from pass ``first``: a collapse run, then scored passes, each
     focused on what the previous one merged, until one merges nothing; a whole resolve ends with one
     pass over every entity, an incremental one (``focus`` = the new entities) does not."""
+    if _needs_embeddings(cfg):
+        preload_encoder(cfg.embed)  # the model loads while normalize and collapse wait on Neo4j
     before = db.count("Entity")
     passes: list[ResolveStats] = []
     max_passes = cfg.max_passes if cfg.strategy in ENGINES and cfg.mode != "synonym" else 1
@@ -337,8 +340,7 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
                              collapse_left=left, oversized_components=0, seconds=seconds)
         runs.finish(db, run_id, stats.model_dump_json())
         return stats, sorted({g.canonical for g in collapsed}), model
-    needs_embeddings = cfg.strategy in ("cosine", "deg-rag") or (cfg.strategy in ENGINES and cfg.embed.enabled)
-    if needs_embeddings:
+    if _needs_embeddings(cfg):
         timed("embed", lambda: embed(db, cfg.embed, fastrp_dimensions=fastrp_dimensions,
                                      ids=focus if incremental else None))
     pairs, by_strategy, bands, oversized, links = 0, {}, {}, 0, 0
@@ -383,6 +385,10 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
                          oversized_components=oversized, seconds=seconds, **scored)
     runs.finish(db, run_id, stats.model_dump_json())
     return stats, sorted({g.canonical for g in groups}), model
+
+
+def _needs_embeddings(cfg: ResolveConfig) -> bool:
+    return cfg.strategy in ("cosine", "deg-rag") or (cfg.strategy in ENGINES and cfg.embed.enabled)
 
 
 def _collapse(db: Database, cfg: ResolveConfig, run_id: str, decided_by: str, focus: list[str] | None,

@@ -16,6 +16,7 @@ Both read pairs in pages of entities (keyset paging) and write in one statement 
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -86,16 +87,38 @@ class Candidates:
         return rows
 
 
-def pages(db: Database, run_id: str, batch_size: int) -> Iterator[list[dict[str, Any]]]:
-    """The unscored candidate pairs of ``run_id`` with what comparing them needs
-    (``resolve_score_page``), in pages of entities (about ``PAIRS_PER_ENTITY`` pairs each, so about
-    ``batch_size`` pairs a page). The entities with unscored pairs come first from the run's edge
-    index, so that a run of a few pairs (an incremental resolve) costs its pairs, not the graph."""
+def pages(db: Database, run_id: str, batch_size: int) -> Iterator[tuple[list[dict[str, Any]], "_Sides"]]:
+    """The unscored candidate pairs of ``run_id`` with what comparing them needs, in pages of
+    entities (about ``PAIRS_PER_ENTITY`` pairs each, so about ``batch_size`` pairs a page), each with
+    the Sides of its entities. The entities with unscored pairs come first from the run's edge index,
+    so that a run of a few pairs (an incremental resolve) costs its pairs, not the graph.
+
+    Each row: ``a``, ``b``, ``predicates`` between them (``resolve_score_page``); ``not_same_as``;
+    the ``ego``, ``neighbour`` and ``structural`` cosines in [-1, 1] (None when a vector is missing)
+    and ``same_chunk``, computed here from what :class:`_Sides` read once per entity, not per pair."""
     sources = [r["id"] for r in db.read("resolve_score_sources", run_id=run_id)]
+    forbidden = not_same_as(db) if sources else set()
     per_page = max(1, batch_size // PAIRS_PER_ENTITY)
+    cache = _Sides()
     for i in range(0, len(sources), per_page):
         if page := db.read("resolve_score_page", _plain=True, run_id=run_id, ids=sources[i:i + per_page]):
-            yield page
+            sides = cache.load(db, sorted({r["a"] for r in page} | {r["b"] for r in page}))
+            for r in page:
+                a, b = r["a"], r["b"]
+                r["not_same_as"] = (a, b) in forbidden
+                r["ego"], r["neighbour"], r["structural"] = (sides.cosine(a, b, k) for k in range(len(VECTORS)))
+                r["same_chunk"] = sides.same_chunk(a, b)
+            yield page, sides
+
+
+def not_same_as(db: Database) -> set[tuple[str, str]]:
+    """Every pair of current entities that a recorded NOT_SAME_AS separates, both ways round: through
+    every entity their mentions ever referred to, so a rejection survives later merges."""
+    out: set[tuple[str, str]] = set()
+    for r in db.read("resolve_score_not_same_as", _plain=True):
+        out.update((a, b) for a in r["xs"] for b in r["ys"] if a != b)
+        out.update((b, a) for a in r["xs"] for b in r["ys"] if a != b)
+    return out
 
 
 def collect(db: Database, run_id: str, comps: list[Comparison], ambiguity: Ambiguity | None,
@@ -103,9 +126,7 @@ def collect(db: Database, run_id: str, comps: list[Comparison], ambiguity: Ambig
             on_batch: Callable[[int], None] = lambda n: None) -> Candidates:
     """Every unscored candidate pair of ``run_id``: comparison vectors computed a page at a time."""
     out = Candidates()
-    for page in pages(db, run_id, batch_size):
-        ids = sorted({r["a"] for r in page} | {r["b"] for r in page})
-        sides = _Sides(db.read("resolve_score_sides", _plain=True, ids=ids))
+    for page, sides in pages(db, run_id, batch_size):
         pairs = [(sides.get(r["a"], r["b"]), sides.get(r["b"], r["a"])) for r in page]
         frame = PairFrame.of(pairs, [r["ego"] for r in page], [r["neighbour"] for r in page],
                              [r["same_chunk"] for r in page], ambiguity, tokens)
@@ -343,9 +364,7 @@ def score(db: Database, run_id: str, cfg: ScoreConfig = ScoreConfig(),
     ``ambiguity`` defaults to the graph's holder table (:func:`load_ambiguity`)."""
     ambiguity = ambiguity if ambiguity is not None else load_ambiguity(db)
     scored, bands = 0, {"auto": 0, "review": 0, "reject": 0}
-    for page in pages(db, run_id, cfg.batch_size):
-        ids = sorted({r["a"] for r in page} | {r["b"] for r in page})
-        sides = _Sides(db.read("resolve_score_sides", _plain=True, ids=ids))
+    for page, sides in pages(db, run_id, cfg.batch_size):
         rows = []
         for r in page:
             sem = Semantic(ego=r["ego"], neighbour=r["neighbour"], structural=r["structural"],
@@ -362,14 +381,56 @@ def score(db: Database, run_id: str, cfg: ScoreConfig = ScoreConfig(),
     return ScoreStats(run_id=run_id, scored=scored, bands=bands)
 
 
-class _Sides:
-    """The Sides of one page's entities (``resolve_score_sides`` rows), built once per entity. Seen from a
-    pair, an entity's neighbours leave out the other side itself: two related duplicates would
-    otherwise count each other ("PERSON|holmes" on both sides) as shared context."""
+# What resolve_score_sides reads of each entity besides its Side: its vectors (in this order: the
+# ego, neighbour and structural cosines) and the chunks its mentions are in.
+VECTORS = ("embedding", "context_embedding", "fastrp")
+# How many entities' sides a score stage keeps across pages (about 5 kB each with their vectors).
+SIDES_KEPT = 50_000
 
-    def __init__(self, rows: list[dict[str, Any]]) -> None:
-        self._rows = {r["e"]["id"]: r["e"] for r in rows}
+
+class _Sides:
+    """The Sides of the entities of a stage's pages (``resolve_score_sides`` rows), built once per
+    entity and kept across pages (an entity is the far side of pairs on many pages; nothing about it
+    changes while a stage scores), the ``limit`` most recently needed at most. Seen from a pair, an
+    entity's neighbours leave out the other side itself: two related duplicates would otherwise count
+    each other ("PERSON|holmes" on both sides) as shared context."""
+
+    def __init__(self, rows: list[dict[str, Any]] = (), limit: int | None = None) -> None:
+        self._rows: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._vectors: dict[str, tuple[np.ndarray | None, ...]] = {}
+        self._chunks: dict[str, frozenset[str]] = {}
         self._plain: dict[str, Side] = {}
+        self.limit = SIDES_KEPT if limit is None else limit
+        self._add(rows)
+
+    def _add(self, rows: list[dict[str, Any]]) -> None:
+        for r in rows:
+            e = dict(r["e"])
+            self._vectors[e["id"]] = tuple(_unit(e.pop(k, None)) for k in VECTORS)
+            self._chunks[e["id"]] = frozenset(e.pop("chunks", None) or ())
+            self._rows[e["id"]] = e
+
+    def load(self, db: Database, ids: list[str]) -> "_Sides":
+        """Make sure the entities ``ids`` are here, reading only those not kept from earlier pages."""
+        if missing := [i for i in ids if i not in self._rows]:
+            self._add(db.read("resolve_score_sides", _plain=True, ids=missing))
+        for i in ids:
+            if i in self._rows:
+                self._rows.move_to_end(i)
+        while len(self._rows) > max(self.limit, len(ids)):
+            gone, _ = self._rows.popitem(last=False)
+            for kept in (self._plain, self._vectors, self._chunks):
+                kept.pop(gone, None)
+        return self
+
+    def cosine(self, a: str, b: str, k: int) -> float | None:
+        """Cosine in [-1, 1] of ``a``'s and ``b``'s ``VECTORS[k]``; None when either is missing or zero."""
+        x, y = self._vectors[a][k], self._vectors[b][k]
+        return None if x is None or y is None else float(np.dot(x, y))
+
+    def same_chunk(self, a: str, b: str) -> bool:
+        """Whether a mention of ``a`` and one of ``b`` share a chunk."""
+        return not self._chunks[a].isdisjoint(self._chunks[b])
 
     def get(self, id_: str, other: str) -> Side:
         row = self._rows[id_]
@@ -381,6 +442,16 @@ class _Sides:
             self._plain[id_] = Side.from_row({**row, "neighbours": [n for n, _ in nbrs],
                                               "typed_neighbours": [t for _, t in nbrs]})
         return self._plain[id_]
+
+
+def _unit(vector: list[float] | None) -> np.ndarray | None:
+    """``vector`` scaled to length 1 (float64, so that a dot product is the cosine), or None when it
+    is missing or zero."""
+    if vector is None:
+        return None
+    v = np.asarray(vector, dtype=np.float64)
+    norm = float(np.linalg.norm(v))
+    return v / norm if norm > 0 else None
 
 
 def load_ambiguity(db: Database) -> Ambiguity:
