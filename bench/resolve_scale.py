@@ -2,14 +2,15 @@
 time and the slowest stages of kgres next to every baseline strategy, in one process.
 
     python bench/resolve_scale.py [--mentions 100000] [--strategies exact,default] [--after judge,latency]
-                                  [--profile]
+                                  [--profile] [--queries]
 
 With ``--after``, the last strategy's run is kept (run default last) and the judge cost
 (bench/judge_cost.py) and retrieval latency (bench/retrieve_latency.py) are measured on its
 resolved graph, saving a second resolution of the same graph.
 
 With ``--profile``, each stage of each strategy is profiled (bench/stage_profile.py) and the functions
-that spent the most time are printed per stage after the tables.
+that spent the most time are printed per stage after the tables. With ``--queries``, the time in
+Neo4j per Cypher file (bench/query_profile.py), summed over the strategies run.
 
 Runs on its own temporary managed Neo4j.
 """
@@ -17,6 +18,7 @@ Runs on its own temporary managed Neo4j.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import tempfile
 import time
@@ -27,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.common import bench_database, peak_rss_mib, print_table  # noqa: E402
 from bench import judge_cost, retrieve_latency  # noqa: E402
 from bench.stage_profile import StageProfile  # noqa: E402
+from bench.query_profile import QueryClock  # noqa: E402
 from bench.compare import HEADER, SWEEP_HEADER, compare  # noqa: E402
 from kgres import ingest  # noqa: E402
 from kgres.evaluate.synth import generate, gold_of  # noqa: E402
@@ -41,6 +44,7 @@ def main() -> None:
     ap.add_argument("--after", default="", help="comma-separated: judge, latency (on the last run's graph)")
     ap.add_argument("--judge-sample", type=int, default=2000)
     ap.add_argument("--profile", action="store_true", help="print where each stage's time goes (cProfile)")
+    ap.add_argument("--queries", action="store_true", help="print the time in Neo4j per Cypher file")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         path, gold_path = Path(tmp) / "synth.jsonl", Path(tmp) / "gold.jsonl"
@@ -54,8 +58,10 @@ def main() -> None:
             runs: list = []
             sweep: list = []
             profiler = StageProfile() if args.profile else None
-            rows = compare(db, gold, tuple(args.strategies.split(",")), keep_last=bool(after), stats_out=runs,
-                           sweep_out=sweep, log=profiler or print)
+            clock = QueryClock() if args.queries else contextlib.nullcontext()
+            with clock:
+                rows = compare(db, gold, tuple(args.strategies.split(",")), keep_last=bool(after), stats_out=runs,
+                               sweep_out=sweep, log=profiler or print)
             print(f"\n{args.mentions:,} mentions of {len(set(gold.values())):,} real entities; ingest "
                   f"{t_ingest:.0f}s ({ing.triples:,} triples); peak Python RSS {peak_rss_mib():.0f} MiB")
             print_table("quality vs gold, each strategy a recorded run rolled back before the next", HEADER, rows)
@@ -64,6 +70,8 @@ def main() -> None:
                             SWEEP_HEADER, sweep)
             if profiler:
                 profiler.report()
+            if args.queries:
+                clock.report()
             if "judge" in after:
                 judge_cost.measure(db, gold, runs[-1].candidate_pairs, args.judge_sample)
             if "latency" in after:
