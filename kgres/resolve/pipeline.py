@@ -221,8 +221,9 @@ def _resume(db: Database, run: dict, on_step: Step, fastrp_dimensions: int) -> R
 def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list[str] | None, on_step: Step,
             fastrp_dimensions: int, model: MatchModel | None = None, incremental: bool = False) -> ResolveStats:
     """The passes of one resolve from pass ``first``: a collapse run, then scored passes, each
-    focused on what the previous one merged, until one merges nothing; a whole resolve ends with one
-    pass over every entity, an incremental one (``focus`` = the new entities) does not."""
+    focused on what the previous one merged (and, in a whole resolve, on those entities'
+    neighbours), until one merges nothing; a whole resolve ends with one pass over every entity, an
+    incremental one (``focus`` = the new entities) does not."""
     if _needs_embeddings(cfg):
         preload_encoder(cfg.embed)  # the model loads while normalize and collapse wait on Neo4j
     before = db.count("Entity")

@@ -16,8 +16,8 @@ Both read pairs in pages of entities (keyset paging) and write in one statement 
 from __future__ import annotations
 
 import json
-from collections import OrderedDict
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
