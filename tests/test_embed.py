@@ -150,3 +150,17 @@ def test_context_around_new_entities_equals_the_whole_graph_fastrp(db, tmp_path)
         assert (v is None) == (again[k] is None), k
         if v is not None:
             assert np.allclose(v, again[k], atol=1e-5), k
+
+
+def test_a_model_preloaded_in_the_background_fails_where_it_is_needed_and_loads_once():
+    """preload() starts the load in a thread: a model that cannot load raises its ConfigError to the
+    caller that needs it (not in the thread, not silently), and a good one is the same object for
+    the preloading thread and every later caller."""
+    from kgres.encoders import DEFAULT_MODEL
+    from kgres.encoders.local import local_model, preload
+
+    preload("no-such-model-anywhere", "cpu")
+    with pytest.raises(ConfigError, match="cannot load embedding model 'no-such-model-anywhere' offline"):
+        local_model("no-such-model-anywhere", "cpu")
+    preload(DEFAULT_MODEL, "cpu")
+    assert local_model(DEFAULT_MODEL, "cpu") is local_model(DEFAULT_MODEL, "cpu")
