@@ -112,3 +112,96 @@ def test_fuzzed_jsonl_either_succeeds_or_writes_nothing(db, tmp_path_factory, re
     except InputError as e:
         assert str(path) in str(e)
         assert counts(db) == {"nodes": 0, "rels": 0}
+
+
+def _either_succeeds_or_writes_nothing(db, fmt: str, path: Path) -> None:
+    """Ingest ``path`` into an empty graph: success, or an InputError naming a file of the input and
+    nothing written (no stuck IngestRun either)."""
+    schema.reset(db)
+    schema.init(db, load_settings().schema_)
+    try:
+        ingest.ingest(db, fmt, path)
+    except InputError as e:
+        assert str(path) in str(e), str(e)
+        assert counts(db) == {"nodes": 0, "rels": 0}
+
+
+_kggen_keys = st.sampled_from(["entities", "relations", "edges", "entity_clusters", "edge_clusters",
+                               "entity_metadata", "colour"])
+_word = st.sampled_from(["a", "b", "c", "P"])
+_triple = st.one_of(st.tuples(_word, _word, _word), st.tuples(*[st.one_of(_word, _text)] * 3),
+                    st.lists(st.one_of(st.sampled_from(["a", "b", "P"]), _value), max_size=4), _value)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                 HealthCheck.too_slow])
+@given(doc=st.one_of(
+    st.fixed_dictionaries({"entities": st.one_of(st.lists(_word, max_size=4), st.lists(st.one_of(_word, _text), max_size=4),
+                                                 st.lists(_value, max_size=3)),
+                           "relations": st.one_of(st.lists(_triple, max_size=4), _value)},
+                          optional={"entity_metadata": _value, "colour": _value}),
+    st.dictionaries(_kggen_keys, _value, max_size=3), _value))
+def test_fuzzed_kggen_either_succeeds_or_writes_nothing(db, tmp_path_factory, doc):
+    path = tmp_path_factory.mktemp("fuzz") / "kg.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    _either_succeeds_or_writes_nothing(db, "kggen", path)
+
+
+_xml_text = st.one_of(st.text(st.characters(blacklist_categories=("Cs",)), max_size=12), st.just(HUGE),
+                      st.just("9" * 40), st.just("-1.5e400"), st.just('"A"<SEP>"B"'), st.just("\u202e"))
+_graphml_keys = [("d0", "node", "entity_type", "string"), ("d1", "node", "description", "string"),
+                 ("d2", "node", "source_id", "string"), ("d3", "edge", "weight", "double"),
+                 ("d4", "edge", "description", "string"), ("d5", "node", "rank", "long"),
+                 ("d6", "edge", "order", "int")]
+
+
+def _graphml(nodes: list[tuple[str, dict[str, str]]], edges: list[tuple[str, str, dict[str, str]]]) -> str:
+    from xml.sax.saxutils import escape, quoteattr
+
+    keys = "".join(f'<key id="{k}" for="{f}" attr.name="{n}" attr.type="{t}"/>' for k, f, n, t in _graphml_keys)
+    data = lambda d: "".join(f'<data key="{k}">{escape(v)}</data>' for k, v in d.items())  # noqa: E731
+    body = "".join(f"<node id={quoteattr(i)}>{data(d)}</node>" for i, d in nodes)
+    body += "".join(f"<edge source={quoteattr(s)} target={quoteattr(t)}>{data(d)}</edge>" for s, t, d in edges)
+    return ('<?xml version="1.0"?><graphml xmlns="http://graphml.graphdrawing.org/xmlns">' + keys
+            + f'<graph edgedefault="undirected">{body}</graph></graphml>')
+
+
+_ids = st.one_of(st.sampled_from(["A", "B", '"C"']), _xml_text)
+_node_data = st.dictionaries(st.sampled_from(["d0", "d1", "d2", "d5", "dx"]), _xml_text, max_size=3)
+_edge_data = st.dictionaries(st.sampled_from(["d3", "d4", "d6", "d2"]), _xml_text, max_size=3)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                 HealthCheck.too_slow])
+@given(nodes=st.lists(st.tuples(_ids, _node_data), max_size=4),
+       edges=st.lists(st.tuples(_ids, _ids, _edge_data), max_size=4))
+def test_fuzzed_graphml_either_succeeds_or_writes_nothing(db, tmp_path_factory, nodes, edges):
+    path = tmp_path_factory.mktemp("fuzz") / "g.graphml"
+    path.write_text(_graphml(nodes, edges), encoding="utf-8")
+    _either_succeeds_or_writes_nothing(db, "graphml", path)
+
+
+_names = st.lists(st.one_of(st.sampled_from(["A", "B"]), _text), min_size=2, max_size=2)
+_column = st.one_of(
+    st.lists(st.one_of(st.none(), _text), min_size=2, max_size=2),
+    st.lists(st.integers(min_value=-(2 ** 63), max_value=2 ** 63 - 1), min_size=2, max_size=2),
+    st.lists(st.floats(allow_nan=True, allow_infinity=True), min_size=2, max_size=2),
+    st.lists(st.lists(_text, max_size=2), min_size=2, max_size=2))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                 HealthCheck.too_slow])
+@given(entities=st.fixed_dictionaries({"id": _names, "title": _names},
+                                      optional={c: _column for c in ("type", "description", "text_unit_ids", "degree",
+                                                                     "colour")}),
+       relationships=st.one_of(st.just({}), st.fixed_dictionaries(
+           {"source": _names, "target": _names},
+           optional={c: _column for c in ("id", "description", "weight", "text_unit_ids")})))
+def test_fuzzed_graphrag_either_succeeds_or_writes_nothing(db, tmp_path_factory, entities, relationships):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    folder = tmp_path_factory.mktemp("fuzz")
+    pq.write_table(pa.table(entities) if entities else pa.table({"x": [1]}), folder / "entities.parquet")
+    pq.write_table(pa.table(relationships) if relationships else pa.table({"x": [1]}), folder / "relationships.parquet")
+    _either_succeeds_or_writes_nothing(db, "graphrag", folder)
