@@ -108,6 +108,16 @@ def test_dates_compare_by_how_far_apart_they_are(x, y, level):
     assert c.levels[attribute_level("date", x, y)].name == level
 
 
+@pytest.mark.parametrize("a, b, level", [
+    ("Acme Corporation", "ACME Corp.", "legal_suffix"), ("Acme", "Acme, Inc.", "legal_suffix"),
+    ("reminiscences on influential papers", "reminiscences an influential papers", "overlap_80"),  # no suffix
+])
+def test_a_legal_suffix_level_needs_a_suffix(a, b, level):
+    from kgres.resolve.score.levels import NAME_LEVELS, name_level
+
+    assert NAME_LEVELS[name_level(side(a, None), side(b, None))].name == level
+
+
 def test_em_recovers_known_m_and_u():
     """Pairs drawn from a known two-class model: EM finds the share of matches and m and u again."""
     comps = [attribute_comparison(k, "code") for k in ("a", "b", "c", "d")]

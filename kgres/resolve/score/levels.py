@@ -174,7 +174,7 @@ def name_level(a: Side, b: Side, weights: TokenWeights = UNIFORM) -> int:
         return SAME_KEY
     if typo_variant(a.core.split(), b.core.split()) or _spelt_alike(a.core, b.core):
         return TYPO
-    if _without_legal_suffix(a) == _without_legal_suffix(b) and a.type in ORGANISATIONS and b.type in ORGANISATIONS:
+    if a.type in ORGANISATIONS and b.type in ORGANISATIONS and _only_legal_suffixes_differ(a, b):
         return LEGAL_SUFFIX
     if acronym_of(a, b) or acronym_of(b, a):
         return ACRONYM
@@ -206,6 +206,14 @@ def _without_legal_suffix(side: Side) -> tuple[str, ...]:
     while len(tokens) > 1 and singular(tokens[-1]) in LEGAL_SUFFIXES:
         tokens = tokens[:-1]
     return tokens
+
+
+def _only_legal_suffixes_differ(a: Side, b: Side) -> bool:
+    """The names are one once their legal suffixes go, and at least one had a suffix to lose: two
+    names whose word lists are equal but whose keys differ (a stop word: "reminiscences on ..." /
+    "reminiscences an ...") are not a company and its legal form."""
+    x, y = _without_legal_suffix(a), _without_legal_suffix(b)
+    return x == y and (len(x) < len(a.tokens) or len(y) < len(b.tokens))
 
 
 def _spelt_alike(x: str, y: str) -> bool:
