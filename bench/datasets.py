@@ -108,7 +108,9 @@ def magellan(name: str, split: str = "test") -> Dataset:
     def record(side: str, text: str) -> str:
         key = (side, text.strip())
         if key not in ids:
-            cols = re.findall(r"COL (\S+) VAL (.*?)(?= COL \S+ VAL |$)", text.strip())
+            # split at the markers: an empty value leaves no space of its own ("COL year VAL" at the end)
+            parts = re.split(r"(?:^| )COL (\S+) VAL(?= |$)", text.strip())
+            cols = list(zip(parts[1::2], parts[2::2]))
             values = [(c, _clean(v)) for c, v in cols if c not in LEAKS.get(name, ())]
             ids[key] = f"{side}{len(ids)}"
             label = next((v for _, v in values if v), "(no name)")
