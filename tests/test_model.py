@@ -16,7 +16,8 @@ from kgres.curate.review import decide
 from kgres.resolve import ResolveConfig, resolve
 from kgres.resolve.score import constraints, store
 from kgres.resolve.score.levels import (BANDS, FIXED, NULL, OVERLAP_40, PairFrame, attribute_comparison,
-                                        attribute_kind, attribute_level, comparisons, vectors, words_swapped)
+                                        attribute_kind, attribute_level, comparisons, normalise_value, vectors,
+                                        words_swapped)
 from kgres.resolve.score.model import MatchModel, probability, train
 from kgres.resolve.score.sides import Side
 from kgres.resolve.score.stage import weak_names
@@ -56,6 +57,8 @@ def test_attribute_kinds_are_read_from_the_values():
     assert attribute_kind(["1971-06-24", "19560409", "17-Mar-08", "March 17, 2008"]) == "date"
     assert attribute_kind(["$ 1.99", "$ 12.00", "8.70 %"]) == "number"
     assert attribute_kind(["2119", "3165", "213/857-0034", "ada@example.org"]) == "code"
+    assert attribute_kind(["1999", "2000.0", "1976", "2003"]) == "year"  # not a quantity 5% apart
+    assert attribute_kind(["2615", "4350", "2000", "7010"]) == "code"  # postcodes, not years
     assert attribute_kind(["london", "new york", "paris"]) == "text"
 
 
@@ -108,6 +111,15 @@ def test_dates_compare_by_how_far_apart_they_are(x, y, level):
     assert c.levels[attribute_level("date", x, y)].name == level
 
 
+@pytest.mark.parametrize("x, y, level", [
+    ("1999", "1999.0", "exact"), ("1999", "2000", "one_apart"), ("1995", "1999", "within_5"),
+    ("1976", "1999", "different"),
+])
+def test_years_compare_by_how_many_apart(x, y, level):
+    c = attribute_comparison("year", "year")
+    assert c.levels[attribute_level("year", normalise_value("year", x), normalise_value("year", y))].name == level
+
+
 @pytest.mark.parametrize("a, b, level", [
     ("Acme Corporation", "ACME Corp.", "legal_suffix"), ("Acme", "Acme, Inc.", "legal_suffix"),
     ("reminiscences on influential papers", "reminiscences an influential papers", "overlap_80"),  # no suffix
@@ -116,6 +128,25 @@ def test_a_legal_suffix_level_needs_a_suffix(a, b, level):
     from kgres.resolve.score.levels import NAME_LEVELS, name_level
 
     assert NAME_LEVELS[name_level(side(a, None), side(b, None))].name == level
+
+
+def test_term_frequencies_scale_the_evidence_a_level_gives():
+    """A rare value agreeing weighs more than a common one; a common one weighs at least nothing; and
+    a level that says nothing (or against) gains nothing from its value's rarity."""
+    from kgres.resolve.score.model import ComparisonWeights
+
+    def comp(name: str, kind: str, m: list[float], u: list[float]) -> ComparisonWeights:
+        return ComparisonWeights(name=name, kind=kind, levels=["exact", "different"], m=m, u=u,
+                                 u_random=[0.05, 0.95], tf={"rare": 0.001, "common": 0.5}, tf_levels=[0],
+                                 tf_baseline=0.05)
+
+    model = MatchModel(comparisons=[comp("attr:city", "text", [0.8, 0.2], [0.1, 0.9]),
+                                    comp("attr:year", "text", [0.5, 0.5], [0.5, 0.5])], prior=0.5)
+    gamma = np.zeros((3, 2), dtype=np.int8)
+    w = model.weights(gamma, [["rare", "rare"], ["common", "common"], [None, None]])
+    assert w[2, 0] == pytest.approx(3.0)  # log2(0.8 / 0.1), no value to adjust by
+    assert w[0, 0] > w[2, 0] > w[1, 0] == 0.0
+    assert (w[:, 1] == 0).all()  # m = u: no evidence, whatever the value
 
 
 def test_em_recovers_known_m_and_u():

@@ -7,7 +7,7 @@ Fellegi-Sunter's *null* level, which neither adds nor subtracts weight).
 
 The fixed comparisons (:data:`FIXED`) cover the name, the embeddings, neighbours, types, numbers,
 descriptions and co-occurrence; :func:`attribute_comparison` adds one per attribute key present in the
-graph (``attr:dob``, ``attr:postcode``, ``attr:price``...), with date-, number-, code- and text-aware
+graph (``attr:dob``, ``attr:postcode``, ``attr:price``...), with date-, year-, number-, code- and text-aware
 levels chosen from the values themselves (:func:`attribute_kind`). :func:`comparisons` lists the ones
 a graph gets; ``kgres explain --pair`` and the tests walk the same list.
 """
@@ -93,7 +93,7 @@ class Comparison:
     description: str
     levels: tuple[Level, ...]
     compute: Callable[[PairFrame], np.ndarray] = field(compare=False, repr=False)
-    kind: str = "fixed"  # "fixed", or the attribute kind: "date", "number", "code", "text"
+    kind: str = "fixed"  # "fixed", or the attribute kind: "date", "year", "number", "code", "text"
     ordered: bool = True  # a level never says more for a match than the levels before it (training keeps it so)
     grid: tuple[int, int] | None = None  # levels form a table, ordered down columns and along rows
 
@@ -460,12 +460,23 @@ def parse_number(value: str) -> float | None:
         return None
 
 
+_YEAR = re.compile(r"^(1[89]\d\d|20\d\d|2100)(?:\.0+)?$")
+
+
+def parse_year(value: str) -> int | None:
+    """A year written alone ("1999", or "1999.0" from a spreadsheet's float column), or None. Only
+    1800-2100: other four-digit numbers are more often codes (a postcode, a model number)."""
+    m = _YEAR.match(value.strip())
+    return int(m[1]) if m else None
+
+
 def _code(value: str) -> str:
     return re.sub(r"[^0-9a-z]", "", unaccent(value.casefold()))
 
 
 def attribute_kind(values: Sequence[str]) -> str:
-    """How a key's values compare, judged from a sample: "date", "number" (quantities with decimals,
+    """How a key's values compare, judged from a sample: "date", "year" (a year alone: a paper's, a
+    film's, a founding; years are counted apart, not by their ratio), "number" (quantities with decimals,
     units or currency), "code" (postcodes, ids, phone numbers, emails, URLs: one word with digits or
     an address), or "text"."""
     vals = [v for v in values if v.strip()][:500]
@@ -474,6 +485,8 @@ def attribute_kind(values: Sequence[str]) -> str:
     share = lambda test: sum(1 for v in vals if test(v)) / len(vals)  # noqa: E731
     if share(lambda v: parse_date(v) is not None) >= 0.8:
         return "date"
+    if share(lambda v: parse_year(v) is not None) >= 0.9:
+        return "year"
     if share(lambda v: parse_number(v) is not None) >= 0.8 and \
             share(lambda v: bool(re.search(r"[.,:%$€£]\d|\d\s*[%$€£]|[$€£]", v))) >= 0.3:
         return "number"
@@ -492,6 +505,12 @@ ATTRIBUTE_LEVELS = {
              Level("within_year", "at most a year apart", 0.06, u_prior=0.03),
              Level("within_10_years", "at most ten years apart", 0.05, u_prior=0.28),
              Level("different", "further apart, or not comparable", 0.05, u_prior=0.68)),
+    # A year is exact or a year off (a conference paper and its journal version; a film's release
+    # and its DVD's), and two years a decade apart say as little as two a century apart.
+    "year": (Level("exact", "the same year", 0.75, tf=True, u_prior=0.05),
+             Level("one_apart", "a year apart", 0.15, u_prior=0.09),
+             Level("within_5", "at most five years apart", 0.05, u_prior=0.3),
+             Level("different", "further apart", 0.05, u_prior=0.56)),
     "number": (Level("exact", "the same quantity", 0.7, tf=True, u_prior=0.05),
                Level("within_5%", "within 5% of each other", 0.15, u_prior=0.1),
                Level("within_20%", "within 20%", 0.08, u_prior=0.2),
@@ -512,6 +531,9 @@ def normalise_value(kind: str, value: str) -> str:
     if kind == "date":
         d = parse_date(value)
         return f"{d[0]:04d}{d[1]:02d}{d[2]:02d}" if d else _code(value)
+    if kind == "year":
+        y = parse_year(value)
+        return str(y) if y is not None else _code(value)
     if kind == "number":
         n = parse_number(value)
         return f"{n:g}" if n is not None else _code(value)
@@ -543,6 +565,11 @@ def attribute_level(kind: str, x: str, y: str) -> int:
                 return 2 if days <= 31 else 3 if days <= 366 else 4 if days <= 3653 else 5
             return 3 if x[:4] == y[:4] else 5
         return 5
+    if kind == "year":
+        if not (x.isdigit() and y.isdigit()):
+            return 3
+        apart = abs(int(x) - int(y))
+        return 1 if apart <= 1 else 2 if apart <= 5 else 3
     if kind == "number":
         try:
             a, b = float(x), float(y)
