@@ -78,3 +78,56 @@ def test_a_killed_ingest_rerun_writes_what_an_uninterrupted_one_writes(db, neo4j
     rerun = CliRunner().invoke(main, ["ingest", "jsonl", str(path)], catch_exceptions=False)
     assert rerun.exit_code == 0
     assert graph_state(snapshot(db, keep_volatile=False)) == uninterrupted
+
+
+def test_a_killed_judge_rerun_ends_as_an_uninterrupted_one(db, neo4j_env, tmp_path, monkeypatch):
+    """``kgres judge`` killed while it waits for its second answer (the first is cached): the rerun
+    asks only what is unanswered and ends with the merges and rejections of an uninterrupted judge."""
+    import threading
+
+    from kgres.llm import LLMSettings, client
+    from kgres.llm.judge import judge
+    from tests.openai_server import OpenAIServer
+    from tests.test_judge import RECS, RULES, script
+
+    def judged_graph() -> None:
+        fresh(db)
+        ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "j.jsonl", RECS))
+        resolve(db, RULES)
+
+    def outcome() -> tuple[set, set]:
+        apart = db.run("MATCH (:Mention)-[:REFERS_TO]->(a:Entity)-[:NOT_SAME_AS]-(b:Entity)<-[:REFERS_TO]-(:Mention) "
+                       "RETURN DISTINCT a.name AS a, b.name AS b")
+        return groups(db), {frozenset((r["a"], r["b"])) for r in apart}
+
+    monkeypatch.setenv("KGRES_LOCK__TTL_S", "2")
+    judged_graph()
+    with OpenAIServer() as server:
+        server.chat = script
+        stats = judge(db, client(db, LLMSettings(model="test-model", base_url=server.base_url)))
+    assert (stats.merged, stats.rejected) == (1, 1)
+    uninterrupted = outcome()
+
+    judged_graph()
+    release, answered = threading.Event(), []
+
+    def second_waits(body):
+        answered.append(body)
+        if len(answered) > 1:
+            release.wait(30)
+        return script(body)
+
+    with OpenAIServer() as server:
+        server.chat = second_waits
+        monkeypatch.setenv("KGRES_LLM_MODEL", "test-model")
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        code = kill_when(db, ["judge"], "MATCH (a:LLMAnswer) RETURN count(a) AS n")
+        release.set()
+        assert code == -signal.SIGKILL
+        assert db.run("MATCH ()-[n:NOT_SAME_AS]->() RETURN count(n) AS n")[0]["n"] == 0  # nothing decided yet
+        rerun = CliRunner().invoke(main, ["judge", "--json"], catch_exceptions=False)
+    assert rerun.exit_code == 0, rerun.output
+    assert outcome() == uninterrupted
+    assert len(server.requests) == 3  # the killed run's two, and only the unanswered one again
+    assert_one_refers_to_per_mention(db)
+    assert_aggregates_current(db)
