@@ -1,13 +1,16 @@
-"""Crash tally: ``kgres resolve`` and ``kgres rollback`` killed with SIGKILL at random moments, then run
-again, against what an uninterrupted command leaves, on a generated graph.
+"""Crash tally: ``kgres resolve``, ``kgres rollback`` and ``kgres ingest`` killed with SIGKILL at random
+moments, then run again, against what an uninterrupted command leaves, on a generated graph.
 
     python bench/chaos.py [--mentions 1000] [--trials 50] [--seed 7]
 
-Each trial kills one command (resolve from the ingested graph, or rollback of a finished resolve) at
-a random point of its uninterrupted duration, reruns it to the end (taking over the dead command's
-writer lock once its heartbeat expires), and checks: the mentions are grouped exactly as the
-uninterrupted command groups them; every mention has one REFERS_TO; every entity's stored
-aggregates match its mentions; no run is left running, no entity marked stale, no merge plan left.
+Each trial kills one command (resolve from the ingested graph, rollback of a finished resolve, or an
+ingest of the same input again under a second source name) at a random point of its uninterrupted
+duration, reruns it to the end (taking over the dead command's writer lock once its heartbeat
+expires), and checks: the mentions are grouped exactly as the uninterrupted command groups them;
+every mention has one REFERS_TO; every entity's stored aggregates match its mentions; no run is left
+running, no import unfinished, no entity marked stale, no merge plan left. A killed ingest is, in
+turn, run again (the graph must then hold what the uninterrupted ingest writes) or rolled back with
+``kgres rollback ingest:...`` (the graph must be as before it).
 Prints the tally per command. Runs on its own temporary managed Neo4j (or NEO4J_URI with
 KGRES_BENCH_USE_NEO4J_URI=1).
 """
@@ -45,6 +48,7 @@ def broken(db: Database) -> list[str]:
         "aggregates current": "MATCH (e:Entity) WHERE e.mention_count <> COUNT { (:Mention)-[:REFERS_TO]->(e) } "
                               "RETURN count(e) AS n",
         "no run left running": "MATCH (r:ResolutionRun {status: 'running'}) RETURN count(r) AS n",
+        "no import unfinished": "MATCH (i:IngestRun) WHERE i.status IN ['running', 'rolling_back'] RETURN count(i) AS n",
         "no stale entity": "MATCH (e:Stale) RETURN count(e) AS n",
         "no merge plan left": "MATCH (p:MergePlan) RETURN count(p) AS n",
         "lock free": "MATCH (l:WriterLock) WHERE l.token IS NOT NULL RETURN count(l) AS n",
@@ -64,6 +68,13 @@ def kgres(args: list[str], env: dict[str, str], kill_after: float | None = None)
             proc.send_signal(signal.SIGKILL)
     proc.wait()
     return proc.returncode, time.perf_counter() - t
+
+
+def size(db: Database) -> tuple[int, int]:
+    """Nodes and relationships of the data (not the run records or the lock)."""
+    row = db.run("CALL () { MATCH (n) WHERE NOT n:IngestRun AND NOT n:ResolutionRun AND NOT n:WriterLock "
+                 "RETURN count(n) AS nodes } CALL () { MATCH ()-[r]->() RETURN count(r) AS rels } RETURN nodes, rels")[0]
+    return row["nodes"], row["rels"]
 
 
 def last_run(db: Database) -> str:
@@ -99,11 +110,30 @@ def main() -> None:
         resolved = grouping(db)
         code, rollback_s = kgres(["rollback", last_run(db)], env)
         assert code == 0 and grouping(db) == base, "the uninterrupted rollback failed"
-        print(f"uninterrupted: resolve {resolve_s:.1f} s, rollback {rollback_s:.1f} s", flush=True)
-        tally = {"resolve": [0, 0, 0, 0], "rollback": [0, 0, 0, 0]}  # trials, killed mid-way, same result, invariants
+        extra = ["ingest", "jsonl", str(path), "--source", "again", "--json"]  # the same input, a second namespace
+        before = size(db)
+        code, ingest_s = kgres(extra, env)
+        again = db.run("MATCH (i:IngestRun {source_system: 'again'}) RETURN i.id AS id")[0]["id"]
+        ingested = size(db)
+        assert code == 0 and kgres(["rollback", again], env)[0] == 0 and size(db) == before, \
+            "the uninterrupted ingest or its rollback failed"
+        print(f"uninterrupted: resolve {resolve_s:.1f} s, rollback {rollback_s:.1f} s, ingest {ingest_s:.1f} s",
+              flush=True)
+        # trials, killed mid-way, same result, invariants
+        tally = {"resolve": [0, 0, 0, 0], "rollback": [0, 0, 0, 0], "ingest": [0, 0, 0, 0]}
         for trial in range(args.trials):
-            op = "resolve" if trial % 2 == 0 else "rollback"
-            if op == "resolve":
+            op = ("resolve", "rollback", "ingest")[trial % 3]
+            if op == "ingest":
+                delay = rnd.uniform(0.2, ingest_s)
+                code, _ = kgres(extra, env, kill_after=delay)
+                killed = code == -signal.SIGKILL
+                finish = trial % 2 == 0  # in turn: run it again, or roll it back
+                assert kgres(extra if finish else ["rollback", again], env)[0] == 0, "a rerun failed"
+                got, want = size(db), ingested if finish else before
+                if finish:
+                    assert kgres(["rollback", again], env)[0] == 0, "rolling back the finished ingest failed"
+                op_done = "ingest, rerun" if finish else "ingest, rolled back"
+            elif op == "resolve":
                 delay = rnd.uniform(0.5, resolve_s)
                 code, _ = kgres(["resolve", "--full", "--json"], env, kill_after=delay)
                 killed = code == -signal.SIGKILL
@@ -120,14 +150,15 @@ def main() -> None:
                 if status != "rolled_back":
                     assert kgres(["rollback", run], env)[0] == 0, "a rerun failed"
                 want = base
-            got = grouping(db)
+            if op != "ingest":
+                got, op_done = grouping(db), op
             bad = broken(db)
             row = tally[op]
             row[0] += 1
             row[1] += killed
             row[2] += got == want
             row[3] += not bad
-            print(f"trial {trial + 1}: {op} killed after {delay:.1f} s{'' if killed else ' (had finished)'}: "
+            print(f"trial {trial + 1}: {op_done} killed after {delay:.1f} s{'' if killed else ' (had finished)'}: "
                   f"{'same result' if got == want else 'DIFFERENT result'}"
                   f"{'; broken: ' + ', '.join(bad) if bad else ''}", flush=True)
             if op == "resolve":  # back to the ingested graph for the next trial

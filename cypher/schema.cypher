@@ -1,8 +1,8 @@
 // schema: constraints and indexes of the kgres graph model (DESIGN.md section 2). Idempotent.
 // Params: $embedding_dimensions int, $fastrp_dimensions int (vector index sizes, from settings).
 //
-// Nodes:  (:Document {id, title, source, source_system, source_key, text?, attributes_json?})
-//         (:Chunk {id, document_id, index, text, source_system, source_key})-[:PART_OF]->(:Document)
+// Nodes:  (:Document {id, title, source, source_system, source_key, text?, attributes_json?, ingest_run_id})
+//         (:Chunk {id, document_id, index, text, source_system, source_key, ingest_run_id})-[:PART_OF]->(:Document)
 //         (:Mention {id, name, norm_name, type, norm_type, description, source_system, source_key,
 //                    chunk_ids, document_ids, attributes_json, span_start?, span_end?, inferred,
 //                    ingest_run_id})-[:IN_CHUNK]->(:Chunk)
@@ -11,6 +11,7 @@
 //                   key_core, key_tokens, key_acronym, key_numbers, key_gender, key_title, norm_type, search_key, key_stamp,
 //                   embedding, embedding_key, fastrp, context_embedding, kmeans_block})
 //         (:IngestRun {id, source_system, format, path, input_hash, started_at, finished_at, status, stats_json})
+//                   status: running | done | rolling_back | rolled_back (kgres rollback <ingest run id>)
 //         (:LLMAnswer {key, model, prompt_version, answer, tokens, created_at})   cached LLM answers
 //         (:ResolutionRun {id, started_at, finished_at, config, strategy, kgres_version, stats, status,
 //                          parent, focus})
@@ -55,6 +56,10 @@ CREATE INDEX entity_key_acronym IF NOT EXISTS FOR (e:Entity) ON (e.key_acronym);
 CREATE INDEX entity_kmeans_block IF NOT EXISTS FOR (e:Entity) ON (e.kmeans_block);
 CREATE INDEX same_as_run IF NOT EXISTS FOR ()-[s:SAME_AS]-() ON (s.run_id);
 CREATE INDEX relates_status IF NOT EXISTS FOR ()-[r:RELATES]-() ON (r.status);
+CREATE INDEX mention_ingest_run IF NOT EXISTS FOR (m:Mention) ON (m.ingest_run_id);
+CREATE INDEX relates_ingest_run IF NOT EXISTS FOR ()-[r:RELATES]-() ON (r.ingest_run_id);
+CREATE INDEX chunk_ingest_run IF NOT EXISTS FOR (c:Chunk) ON (c.ingest_run_id);
+CREATE INDEX document_ingest_run IF NOT EXISTS FOR (d:Document) ON (d.ingest_run_id);
 CREATE FULLTEXT INDEX entity_name IF NOT EXISTS FOR (e:Entity) ON EACH [e.name, e.aliases];
 CREATE FULLTEXT INDEX mention_name IF NOT EXISTS FOR (m:Mention) ON EACH [m.name];
 CREATE FULLTEXT INDEX chunk_text IF NOT EXISTS FOR (c:Chunk) ON EACH [c.text];

@@ -61,7 +61,7 @@ def test_a_killed_resolve_rerun_ends_as_an_uninterrupted_one(db, neo4j_env, tmp_
     assert_aggregates_current(db)
 
 
-def test_a_killed_ingest_rerun_writes_what_an_uninterrupted_one_writes(db, neo4j_env, tmp_path, monkeypatch):
+def test_a_killed_ingest_is_finished_by_a_rerun_or_removed_by_a_rollback(db, neo4j_env, tmp_path, monkeypatch):
     monkeypatch.setenv("KGRES_LOCK__TTL_S", "2")
     recs = [{"kind": "chunk", "id": f"c{i}", "text": f"chunk {i}"} for i in range(40)]
     recs += [{"kind": "mention", "id": f"m{i}", "name": f"Person {i}", "type": "PERSON", "chunk_id": f"c{i % 40}"}
@@ -74,10 +74,18 @@ def test_a_killed_ingest_rerun_writes_what_an_uninterrupted_one_writes(db, neo4j
     code = kill_when(db, ["ingest", "jsonl", str(path), "--batch-size", "5"],
                      "MATCH (m:Mention) RETURN count(m) >= 100 AS n")
     assert code == -signal.SIGKILL  # killed mid-way through the mentions
-    assert db.run("MATCH (r:IngestRun) RETURN r.status AS s")[0]["s"] == "running"
+    run_id = db.run("MATCH (r:IngestRun) RETURN r.id AS id, r.status AS s")[0]
+    assert run_id["s"] == "running"
     rerun = CliRunner().invoke(main, ["ingest", "jsonl", str(path)], catch_exceptions=False)
     assert rerun.exit_code == 0
     assert graph_state(snapshot(db, keep_volatile=False)) == uninterrupted
+    # killed again, the import is removed instead of finished: nothing of it is left
+    fresh(db)
+    assert kill_when(db, ["ingest", "jsonl", str(path), "--batch-size", "5"],
+                     "MATCH (m:Mention) RETURN count(m) >= 100 AS n") == -signal.SIGKILL
+    undone = CliRunner().invoke(main, ["rollback", run_id["id"], "--json"], catch_exceptions=False)
+    assert undone.exit_code == 0, undone.output
+    assert db.run("MATCH (n) WHERE NOT n:IngestRun AND NOT n:WriterLock RETURN count(n) AS n")[0]["n"] == 0
 
 
 def test_a_killed_judge_rerun_ends_as_an_uninterrupted_one(db, neo4j_env, tmp_path, monkeypatch):
@@ -129,5 +137,55 @@ def test_a_killed_judge_rerun_ends_as_an_uninterrupted_one(db, neo4j_env, tmp_pa
     assert rerun.exit_code == 0, rerun.output
     assert outcome() == uninterrupted
     assert len(server.requests) == 3  # the killed run's two, and only the unanswered one again
+    assert_one_refers_to_per_mention(db)
+    assert_aggregates_current(db)
+
+
+def test_a_judge_killed_between_two_decisions_rerun_ends_as_an_uninterrupted_one(db, neo4j_env, tmp_path,
+                                                                                 monkeypatch):
+    """``kgres judge`` killed after its first decision (the accept, a merge) while its second (the
+    reject) waits on the database: the rerun asks nothing again (both answers are cached) and ends with the
+    merges and rejections of an uninterrupted judge."""
+    from tests.openai_server import OpenAIServer
+    from tests.test_judge import RECS, RULES, script
+
+    def judged_graph() -> None:
+        fresh(db)
+        ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "j.jsonl", RECS))
+        resolve(db, RULES)
+
+    def outcome() -> tuple[set, set]:
+        apart = db.run("MATCH (:Mention)-[:REFERS_TO]->(a:Entity)-[:NOT_SAME_AS]-(b:Entity)<-[:REFERS_TO]-(:Mention) "
+                       "RETURN DISTINCT a.name AS a, b.name AS b")
+        return groups(db), {frozenset((r["a"], r["b"])) for r in apart}
+
+    monkeypatch.setenv("KGRES_LOCK__TTL_S", "2")
+    monkeypatch.setenv("KGRES_LLM_MODEL", "test-model")
+    with OpenAIServer() as server:
+        server.chat = script
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        judged_graph()
+        assert CliRunner().invoke(main, ["judge", "--json"], catch_exceptions=False).exit_code == 0
+        uninterrupted = outcome()
+        assert len(uninterrupted[1]) == 1 and len(server.requests) == 2
+
+        judged_graph()
+        # The reject's entities are held by an open transaction of this test: the judge makes its
+        # accept, then waits on the lock inside the reject, and is killed there.
+        with db._driver.session(database=db.target.database) as session:
+            holder = session.begin_transaction()
+            holder.run("MATCH (e:Entity) WHERE e.name IN ['Baker Street', 'Baker Street Irregulars'] SET e.held = true")
+            code = kill_when(db, ["judge"], "MATCH (r:ResolutionRun {strategy: 'llm', status: 'done'}) "
+                                            "RETURN count(r) AS n", extra=1.0)
+            holder.rollback()
+        assert code == -signal.SIGKILL
+        # the first decision was made, the second was not
+        assert db.run("MATCH (e:Entity) WHERE e.name IN ['Acme Corp.', 'ACME Corporation'] "
+                      "RETURN count(e) AS n")[0]["n"] == 1
+        assert outcome()[1] == set()
+        rerun = CliRunner().invoke(main, ["judge", "--json"], catch_exceptions=False)
+    assert rerun.exit_code == 0, rerun.output
+    assert outcome() == uninterrupted
+    assert len(server.requests) == 4  # the uninterrupted judge's two and the killed one's two; none again
     assert_one_refers_to_per_mention(db)
     assert_aggregates_current(db)

@@ -44,9 +44,14 @@ class KgresGroup(click.Group):
         try:
             return super().invoke(ctx)
         except DatabaseUnavailable as e:
-            raise Unreachable(str(e)) from e
+            raise Unreachable(_message(e)) from e
         except KgresError as e:
-            raise click.ClickException(str(e)) from e
+            raise click.ClickException(_message(e)) from e
+
+
+def _message(e: Exception) -> str:
+    """The error's message and the notes added on its way up (what was done about it)."""
+    return "\n".join([str(e), *getattr(e, "__notes__", [])])
 
 
 # Characters a terminal acts on rather than shows: C0/C1 controls (ESC starts escape sequences) and

@@ -94,7 +94,9 @@ def ingest_cmd(app: App, fmt: str, path: Path, source: str | None, batch_size: i
       kggen     KGGen JSON (entities, relations)
 
     The whole input is checked before anything is written. Re-ingesting the
-    same input changes nothing; an interrupted ingest finishes when rerun.
+    same input changes nothing. An import that fails midway removes what it
+    wrote; one killed midway finishes when rerun, or is removed by
+    'kgres rollback RUN_ID' (the run id is in the table's title).
 
     \b
     Example:
@@ -124,7 +126,8 @@ def ingest_cmd(app: App, fmt: str, path: Path, source: str | None, batch_size: i
     if as_json:
         app.emit_json({"ingest": stats.model_dump(), "resolve": resolved.model_dump()} if resolved else stats)
         return
-    t = Table(title=f"ingested {stats.format} from {stats.path} as '{stats.source}' in {stats.seconds:.1f}s")
+    t = Table(title=f"ingested {stats.format} from {stats.path} as '{stats.source}' in {stats.seconds:.1f}s "
+                    f"(run {stats.run_id})")
     t.add_column("read")
     t.add_column("count", justify="right")
     for k in ("documents", "chunks", "mentions", "inferred_mentions", "triples"):

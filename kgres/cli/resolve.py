@@ -9,6 +9,8 @@ from rich.table import Table
 
 from kgres.cli import App, json_option, main, writes
 from kgres.errors import ConfigError
+from kgres.ingest.rollback import is_ingest_run
+from kgres.ingest.rollback import rollback as ingest_rollback
 from kgres.resolve import MODES, STRATEGIES, ResolveConfig, ResolveStats, merge, resolve
 
 
@@ -145,7 +147,24 @@ def embed_cmd(app: App, as_json: bool) -> None:
 @click.pass_obj
 @writes("rollback")
 def rollback_cmd(app: App, run_id: str, as_json: bool) -> None:
-    """Undo every merge of a resolution run, restoring the earlier state exactly."""
+    """Undo every merge of a resolution run, restoring the earlier state exactly; or remove
+    what an import wrote (RUN_ID 'ingest:...', as 'kgres ingest' printed it), while no
+    resolve or decision has built on it since.
+
+    \b
+    Example:
+        kgres rollback 20261201T160000-ab12cd     # a resolve, all its passes
+        kgres rollback ingest:jsonl:3f2a9c0d1e2b4a5c
+    """
+    if is_ingest_run(run_id):
+        removed = ingest_rollback(app.db, run_id)
+        if as_json:
+            app.emit_json({"run_id": run_id, **removed})
+        else:
+            app.out.print(f"rolled back {run_id}: {removed['mentions']:,} mentions, {removed['triples']:,} "
+                          f"triples and {removed['chunks_and_documents']:,} chunks and documents removed; "
+                          f"{removed['entities_refreshed']:,} entities recomputed")
+        return
     n = merge.rollback(app.db, run_id)
     if as_json:
         app.emit_json({"run_id": run_id, "entities_restored_or_recomputed": n})

@@ -1,8 +1,10 @@
 """Write a validated :class:`Source` into Neo4j in UNWIND batches: documents, chunks, mentions, triples.
 
 Every statement is an idempotent MERGE keyed by namespaced ids (``<source>:<input id>``), so
-re-ingesting the same input creates nothing, and an ingest interrupted midway (killed, database
-down) is finished by running it again. The IngestRun node says ``running`` until the last batch.
+re-ingesting the same input creates nothing. The IngestRun node says ``running`` until the last batch.
+An import that fails midway removes what it wrote (:mod:`kgres.ingest.rollback`); one killed midway
+(or whose removal failed: the database went down) is finished by running it again or removed by
+``kgres rollback <ingest run id>``, and until then ``resolve`` refuses to run on the partial graph.
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ from typing import Any
 
 from kgres import __version__
 from kgres.db import Database
+from kgres.errors import KgresError
 from kgres.ingest.base import MAX_KEY_CHARS, IngestStats, Source
+from kgres.ingest.rollback import rollback
 
 Progress = Callable[[str, int], None]
 
@@ -27,8 +31,30 @@ def write(db: Database, src: Source, source: str, batch_size: int = 5000,
     started = time.perf_counter()
     input_hash = src.input_hash()
     run_id = f"ingest:{source}:{input_hash[:16]}"
-    db.write("ingest_run_start", run_id=run_id, source=source, format=src.format, path=str(src.path),
-             input_hash=input_hash, kgres_version=__version__)
+    before = db.query("ingest_run_start", run_id=run_id, source=source, format=src.format, path=str(src.path),
+                      input_hash=input_hash, kgres_version=__version__)[0]["before"]
+    if before == "rolling_back":
+        raise KgresError(f"the rollback of import {run_id} was interrupted: run 'kgres rollback {run_id}' to "
+                         "finish it, then ingest again")
+    try:
+        created = _write_all(db, src, source, run_id, batch_size, on_progress)
+    except BaseException as e:
+        if before != "done":  # a finished import that is read again writes nothing: nothing to undo
+            _undo(db, run_id, e)
+        raise
+    db.write("ingest_run_finish", run_id=run_id, stats_json=json.dumps(src.counts, sort_keys=True))
+    db.replan()  # plans made while the database was empty must not outlive the load
+    return IngestStats(format=src.format, source=source, path=str(src.path), run_id=run_id,
+                       documents=src.counts.get("documents", 0), chunks=src.counts.get("chunks", 0),
+                       mentions=src.counts.get("mentions", 0),
+                       inferred_mentions=src.counts.get("inferred_mentions", 0),
+                       triples=src.counts.get("triples", 0), seconds=round(time.perf_counter() - started, 3),
+                       notes=src.notes, **created)
+
+
+def _write_all(db: Database, src: Source, source: str, run_id: str,
+               batch_size: int, on_progress: Progress) -> dict[str, int]:
+    """Write every batch of ``src``; return the nodes and relationships created."""
     ns = _Namespace(source)
     created = {"nodes_created": 0, "relationships_created": 0}
     steps = [("documents", src.documents, ns.document), ("chunks", src.chunks, ns.chunk),
@@ -44,14 +70,19 @@ def write(db: Database, src: Source, source: str, batch_size: int = 5000,
                 pending = pool.submit(_write_batch, db, kind, batch, source, run_id)
             if pending is not None:
                 _collect(pending, created, kind, on_progress)
-    db.write("ingest_run_finish", run_id=run_id, stats_json=json.dumps(src.counts, sort_keys=True))
-    db.replan()  # plans made while the database was empty must not outlive the load
-    return IngestStats(format=src.format, source=source, path=str(src.path), run_id=run_id,
-                       documents=src.counts.get("documents", 0), chunks=src.counts.get("chunks", 0),
-                       mentions=src.counts.get("mentions", 0),
-                       inferred_mentions=src.counts.get("inferred_mentions", 0),
-                       triples=src.counts.get("triples", 0), seconds=round(time.perf_counter() - started, 3),
-                       notes=src.notes, **created)
+    return created
+
+
+def _undo(db: Database, run_id: str, error: BaseException) -> None:
+    """A failed or interrupted import removes what it wrote; if that fails too (the database is
+    down), the next resolve refuses to run on the partial graph and names the ways out."""
+    try:
+        rollback(db, run_id)
+    except Exception as e:  # the original error is the one to report
+        error.add_note(f"what it wrote could not be removed ({e}): ingest again to finish it, "
+                       f"or 'kgres rollback {run_id}' to remove it")
+    else:
+        error.add_note(f"import {run_id} was rolled back: nothing of it is left")
 
 
 def _write_batch(db: Database, kind: str, batch: list[dict[str, Any]], source: str,

@@ -21,6 +21,7 @@ from kgres import runs
 from kgres.db import Database
 from kgres.encoders import preload_encoder
 from kgres.errors import KgresError
+from kgres.ingest.rollback import refuse_unfinished
 from kgres.resolve import baselines
 from kgres.resolve.baselines import BaselineConfig
 from kgres.resolve.block import BlockConfig, block
@@ -118,8 +119,9 @@ def resolve(db: Database, cfg: ResolveConfig = ResolveConfig(), on_step: Step = 
 
     Raises:
         KgresError: ``new=True`` but there is no finished resolve to add to, or the strategy or mode
-            cannot run incrementally.
+            cannot run incrementally; or an import did not finish (the graph holds part of an input).
     """
+    refuse_unfinished(db)
     finish_decisions(db, list(STRATEGIES))  # an accept killed mid-merge: finish it as decided
     unfinished = db.read("run_unfinished", strategies=list(STRATEGIES))
     if unfinished:
