@@ -189,3 +189,45 @@ def test_a_judge_killed_between_two_decisions_rerun_ends_as_an_uninterrupted_one
     assert len(server.requests) == 4  # the uninterrupted judge's two and the killed one's two; none again
     assert_one_refers_to_per_mention(db)
     assert_aggregates_current(db)
+
+
+def test_a_mention_judge_killed_between_split_and_merge_rerun_finishes_the_move(db, neo4j_env, tmp_path,
+                                                                               monkeypatch):
+    """``kgres judge --mentions`` killed after it split "Holmes" (of the elder's passage) off Sherlock
+    and before it merged it into Mycroft (whose entity a transaction of this test holds): the rerun
+    finishes the recorded move, so the mentions end where an uninterrupted judge puts them, with every
+    aggregate current (the split's entities were marked :Stale with the split)."""
+    from tests.openai_server import OpenAIServer
+    from tests.test_judge import HOLMES, RULES, mention_script
+
+    def holmes_graph() -> None:
+        fresh(db)
+        ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "h.jsonl", HOLMES))
+        resolve(db, RULES)
+
+    monkeypatch.setenv("KGRES_LOCK__TTL_S", "2")
+    monkeypatch.setenv("KGRES_LLM_MODEL", "test-model")
+    with OpenAIServer() as server:
+        server.chat = mention_script
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        holmes_graph()
+        assert CliRunner().invoke(main, ["judge", "--mentions"], catch_exceptions=False).exit_code == 0
+        uninterrupted = groups(db)
+
+        holmes_graph()
+        with db._driver.session(database=db.target.database) as session:
+            holder = session.begin_transaction()
+            holder.run("MATCH (e:Entity {name: 'Mycroft Holmes'}) SET e.held = true")
+            code = kill_when(db, ["judge", "--mentions"], "MATCH ()-[n:NOT_SAME_AS]->() RETURN count(n) AS n",
+                             extra=1.0)
+            holder.rollback()
+        assert code == -signal.SIGKILL
+        assert groups(db) != uninterrupted  # split off, not merged yet
+        assert db.run("MATCH (m:Mention {relink_pending: true}) RETURN count(m) AS n")[0]["n"] == 1
+        rerun = CliRunner().invoke(main, ["judge", "--mentions", "--json"], catch_exceptions=False)
+    assert rerun.exit_code == 0, rerun.output
+    assert groups(db) == uninterrupted
+    assert db.run("MATCH (m:Mention {relink_pending: true}) RETURN count(m) AS n")[0]["n"] == 0
+    assert db.run("MATCH (e:Stale) RETURN count(e) AS n")[0]["n"] == 0
+    assert_one_refers_to_per_mention(db)
+    assert_aggregates_current(db)

@@ -105,3 +105,21 @@ def test_rebuild_without_a_vector_index_leaves_creating_it_to_init(resolved):
     finally:
         init(db, SchemaSettings())
         db.run("CALL db.awaitIndexes(300)")
+
+
+def test_a_split_killed_before_its_refresh_is_refreshed_by_the_next_command(resolved):
+    """The move and the :Stale mark are one transaction: a split that dies right after it (before its
+    refresh) leaves the entities marked, and the next split, decide or resolve refreshes them."""
+    from kgres.resolve.merge import finish_decisions
+    from kgres.resolve.pipeline import STRATEGIES
+
+    db, _ = resolved
+    mention = db.run("MATCH (m:Mention {source_key: 's3'}) RETURN m.id AS id")[0]["id"]
+    db.query("curate_split_mention", id=mention, decided_by="human:test", reason="killed before refresh")
+    stale = db.run("MATCH (e:Entity:Stale) RETURN e.name AS name ORDER BY name")
+    assert [r["name"] for r in stale] == ["Sherlock", "Sherlock Holmes"]
+    with pytest.raises(AssertionError):  # the canonical still counts the mention it lost
+        assert_aggregates_current(db)
+    finish_decisions(db, list(STRATEGIES))  # what resolve and decide do first
+    assert db.run("MATCH (e:Stale) RETURN count(e) AS n")[0]["n"] == 0
+    assert_aggregates_current(db)

@@ -3,6 +3,8 @@
 ``split ENTITY`` (an absorbed entity's id or name) gives it back exactly the mentions it had before
 the merge that retired it; ``split MENTION`` moves one mention back to the entity it referred to
 before its latest move. Both record ``NOT_SAME_AS`` so no later run re-merges what a person split.
+The move and the :Stale mark of the entities it changes are one transaction; their refresh follows,
+and what a killed split left unrefreshed is refreshed by the next split, decide or resolve.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from pydantic import BaseModel
 
 from kgres.db import Database
 from kgres.errors import KgresError
-from kgres.resolve.merge import refresh
+from kgres.resolve.merge import refresh, refresh_stale
 
 
 class SplitResult(BaseModel):
@@ -29,6 +31,7 @@ def split(db: Database, target: str, reason: str = "split by a person", decided_
         KgresError: nothing matches, the name is ambiguous, or the mention was never moved.
     """
     who = decided_by or f"human:{getpass.getuser()}"
+    refresh_stale(db)  # an earlier split killed before its refresh
     found = db.read("curate_split_find", q=target)
     if not found:
         raise KgresError(f"'{target}' is neither a mention id nor an entity that a merge absorbed")

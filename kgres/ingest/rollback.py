@@ -41,7 +41,7 @@ def rollback(db: Database, run_id: str) -> dict[str, int]:
         raise KgresError(f"import {run_id} is already rolled back")
     if found["status"] != "rolling_back":  # an interrupted rollback was already allowed: finish it
         _refuse_if_built_on(run_id, found)
-    from kgres.resolve.merge import refresh  # the resolution layer's refresh, one way to recompute
+    from kgres.resolve.merge import refresh_stale  # the resolution layer's refresh, one way to recompute
 
     db.write("ingest_rollback_begin", run_id=run_id)
     removed = {"triples": 0, "mentions": 0, "chunks_and_documents": 0, "entities_refreshed": 0}
@@ -49,9 +49,7 @@ def rollback(db: Database, run_id: str) -> dict[str, int]:
                        ("chunks_and_documents", "ingest_rollback_sources")):
         while n := db.query(query, run_id=run_id, limit=BATCH)[0]["removed"]:
             removed[key] += n
-    while ids := [r["id"] for r in db.read("resolve_rollback_stale", limit=BATCH)]:
-        refresh(db, ids)
-        removed["entities_refreshed"] += len(ids)
+    removed["entities_refreshed"] = refresh_stale(db)
     db.write("ingest_rollback_finish", run_id=run_id)
     return removed
 

@@ -27,8 +27,10 @@ from kgres.curate.split import split
 from kgres.db import Database
 from kgres.errors import KgresError
 from kgres.llm.client import LLM, Usage, ask_each
+from kgres.resolve.merge import finish_decisions
 from kgres.resolve.normalize import name_keys
 from kgres.resolve.pairs import cannot_link
+from kgres.resolve.pipeline import STRATEGIES
 from kgres.resolve.score import load_ambiguity
 
 PROMPT_VERSION = "judge-v2"  # v2: each record carries its entity id
@@ -161,8 +163,11 @@ def judge_mentions(db: Database, llm: LLM, limit: int = 100, min_confidence: flo
     names another candidate with confidence >= ``min_confidence``, the mention alone moves there:
     split off its entity (``NOT_SAME_AS`` recorded) and merged into the chosen one, both recorded
     as the model's decisions and both undoable. Every verdict is stored on the mention
-    (``relink_verdict``), so a mention is asked once.
+    (``relink_verdict``), so a mention is asked once, and a move is recorded with it before it
+    starts (``relink_pending``): one a killed judge left half done is finished first
+    (:func:`finish_moves`).
     """
+    finish_moves(db)
     ambiguity = load_ambiguity(db)
     todo: list[tuple[dict, list[str]]] = []
     after = ""
@@ -192,13 +197,14 @@ def judge_mentions(db: Database, llm: LLM, limit: int = 100, min_confidence: flo
         v = answered.get(i)
         if v is None:
             continue
-        db.query("llm_judge_mention_record", id=m["id"], verdict=json.dumps(v.model_dump(), sort_keys=True),
-                 model=llm.model, prompt_version=MENTION_PROMPT_VERSION)
         target = cands[v.candidate - 1] if 1 <= v.candidate <= len(cands) else None
         current = db.read("llm_judge_mention_entity", id=m["id"])
         if target is None or v.confidence < min_confidence or not current or current[0]["id"] == target:
-            kept += 1
-        elif _moved_alone(db, m["id"], target, v, llm):
+            target = None
+        db.query("llm_judge_mention_record", id=m["id"], verdict=json.dumps(v.model_dump(), sort_keys=True),
+                 model=llm.model, prompt_version=MENTION_PROMPT_VERSION, target=target,
+                 **{"from": current[0]["id"] if current else None})
+        if target is not None and _move(db, m["id"], current[0]["id"], current[0]["id"], target, v, llm.model):
             moved += 1
         else:
             kept += 1
@@ -206,19 +212,39 @@ def judge_mentions(db: Database, llm: LLM, limit: int = 100, min_confidence: flo
                              stopped_by_budget=batch.stopped_by_budget, usage=llm.usage)
 
 
-def _moved_alone(db: Database, mention_id: str, target: str, v: MentionVerdict, llm: LLM) -> bool:
-    """Split the mention off and merge it into ``target``; False when a rule forbids the merge."""
-    reason = json.dumps({"model": llm.model, "prompt": MENTION_PROMPT_VERSION, "confidence": v.confidence,
+def _move(db: Database, mention_id: str, current: str, origin: str, target: str, v: MentionVerdict,
+          model: str) -> bool:
+    """Move the mention alone from ``origin`` (the entity it was in when judged) into ``target``:
+    split it off, then merge it there; it is now in ``current``. Picks up where a killed judge
+    stopped (split done: the mention is in its restored entity). Returns False when a rule forbids
+    the merge. Either way the recorded move is then marked done."""
+    reason = json.dumps({"model": model, "prompt": MENTION_PROMPT_VERSION, "confidence": v.confidence,
                          "evidence": v.evidence, "mention": mention_id}, sort_keys=True)
-    who = f"llm:{llm.model}"
-    restored = split(db, mention_id, reason=reason, decided_by=who).restored
-    if cannot_link(db, restored, target):
-        return False  # the mention stays split off, on its own entity, kept apart from the old one
-    try:
-        decide(db, "accept", restored, target, reason=reason, decided_by=who, method="llm", confidence=v.confidence)
-    except KgresError:
-        return False
-    return True
+    who = f"llm:{model}"
+    moved = current == target
+    if not moved:
+        restored = split(db, mention_id, reason=reason, decided_by=who).restored if current == origin else current
+        # a cannot-link keeps the mention split off, on its own entity, apart from the old one
+        if not cannot_link(db, restored, target):
+            try:
+                decide(db, "accept", restored, target, reason=reason, decided_by=who, method="llm",
+                       confidence=v.confidence)
+                moved = True
+            except KgresError:
+                pass
+    db.query("llm_judge_mention_moved", id=mention_id)
+    return moved
+
+
+def finish_moves(db: Database) -> int:
+    """Finish the mention moves a killed ``judge --mentions`` recorded and did not complete (split
+    done and merge not, or neither); returns how many."""
+    finish_decisions(db, list(STRATEGIES))  # a merge killed midway is finished as decided first
+    rows = db.read("llm_judge_mention_pending")
+    for r in rows:
+        _move(db, r["id"], r["current"], r["from"], r["target"], MentionVerdict.model_validate_json(r["verdict"]),
+              r["model"])
+    return len(rows)
 
 
 def _mention_prompt(m: dict, candidates: list[dict]) -> str:

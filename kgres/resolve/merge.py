@@ -59,14 +59,26 @@ def resume_plan(db: Database, run_id: str) -> Resumed | None:
 def finish_decisions(db: Database, strategies: list[str]) -> int:
     """Finish the decisions an interrupted command left running (strategies other than
     ``strategies``): apply their recorded merge plan (what already committed changes nothing),
-    refresh what it touched, mark them done. Returns how many were finished."""
+    refresh what it touched, mark them done; then refresh what a killed split left ``:Stale``.
+    Returns how many decisions were finished."""
     from kgres import runs
 
     rows = db.read("run_unfinished_decisions", strategies=strategies)
     for r in rows:
         done = resume_plan(db, r["id"])
         runs.finish(db, r["id"], json.dumps({"merged_entities": done.retired if done else 0, "resumed": True}))
+    refresh_stale(db)  # a split (or a rollback) killed before its refresh
     return len(rows)
+
+
+def refresh_stale(db: Database) -> int:
+    """Refresh every entity marked ``:Stale`` (by a rollback's moves or a split, in the transaction
+    that changed it); returns how many. What a killed command left unrefreshed is finished here."""
+    refreshed = 0
+    while ids := [r["id"] for r in db.read("resolve_rollback_stale", limit=ROLLBACK_BATCH)]:
+        refresh(db, ids)
+        refreshed += len(ids)
+    return refreshed
 
 
 def _apply(db: Database, parts: list[list[dict]], run_id: str, method: str, decided_by: str) -> int:
@@ -136,10 +148,7 @@ def rollback(db: Database, run_id: str) -> int:
         pass
     while db.query("resolve_rollback_run", run_id=run_id, limit=ROLLBACK_BATCH)[0]["moved"]:
         pass  # bounded transactions; each batch is consistent on its own and a rerun continues
-    refreshed = 0  # the entities the moves marked :Stale, including those of an interrupted rollback
-    while ids := [r["id"] for r in db.read("resolve_rollback_stale", limit=ROLLBACK_BATCH)]:
-        refresh(db, ids)
-        refreshed += len(ids)
+    refreshed = refresh_stale(db)  # what the moves marked :Stale, including an interrupted rollback's
     while db.query("resolve_rollback_candidates", run_id=run_id, limit=ROLLBACK_BATCH * 10)[0]["removed"]:
         pass
     db.query("resolve_rollback_finish", run_id=run_id)
