@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 
 import pytest
 from click.testing import CliRunner
@@ -39,6 +40,35 @@ def kill_when(db, args: list[str], query: str, extra: float = 0.0) -> int:
 def fresh(db) -> None:
     schema.reset(db)
     schema.init(db, load_settings().schema_)
+
+
+def judged_graph(db, tmp_path) -> None:
+    """test_judge's graph, resolved with the rules: two pairs in review (Acme: same; Baker Street: not)."""
+    from tests.test_judge import RECS, RULES
+
+    fresh(db)
+    ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "j.jsonl", RECS))
+    resolve(db, RULES)
+
+
+def judge_outcome(db) -> tuple[set, set]:
+    """The groups of mentions and the pairs of names kept apart by NOT_SAME_AS."""
+    apart = db.run("MATCH (:Mention)-[:REFERS_TO]->(a:Entity)-[:NOT_SAME_AS]-(b:Entity)<-[:REFERS_TO]-(:Mention) "
+                   "RETURN DISTINCT a.name AS a, b.name AS b")
+    return groups(db), {frozenset((r["a"], r["b"])) for r in apart}
+
+
+@contextmanager
+def entities_held(db, names: list[str]):
+    """An open transaction that has written to the entities named ``names``: a command that writes to
+    them waits on their locks until the block ends (the transaction is rolled back)."""
+    with db._driver.session(database=db.target.database) as session:
+        holder = session.begin_transaction()
+        holder.run("MATCH (e:Entity) WHERE e.name IN $names SET e.held = true", names=names)
+        try:
+            yield
+        finally:
+            holder.rollback()
 
 
 @pytest.mark.parametrize("moment", ["MATCH (r:ResolutionRun) RETURN count(r) >= 2 AS n",
@@ -96,27 +126,17 @@ def test_a_killed_judge_rerun_ends_as_an_uninterrupted_one(db, neo4j_env, tmp_pa
     from kgres.llm import LLMSettings, client
     from kgres.llm.judge import judge
     from tests.openai_server import OpenAIServer
-    from tests.test_judge import RECS, RULES, script
-
-    def judged_graph() -> None:
-        fresh(db)
-        ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "j.jsonl", RECS))
-        resolve(db, RULES)
-
-    def outcome() -> tuple[set, set]:
-        apart = db.run("MATCH (:Mention)-[:REFERS_TO]->(a:Entity)-[:NOT_SAME_AS]-(b:Entity)<-[:REFERS_TO]-(:Mention) "
-                       "RETURN DISTINCT a.name AS a, b.name AS b")
-        return groups(db), {frozenset((r["a"], r["b"])) for r in apart}
+    from tests.test_judge import script
 
     monkeypatch.setenv("KGRES_LOCK__TTL_S", "2")
-    judged_graph()
+    judged_graph(db, tmp_path)
     with OpenAIServer() as server:
         server.chat = script
         stats = judge(db, client(db, LLMSettings(model="test-model", base_url=server.base_url)))
     assert (stats.merged, stats.rejected) == (1, 1)
-    uninterrupted = outcome()
+    uninterrupted = judge_outcome(db)
 
-    judged_graph()
+    judged_graph(db, tmp_path)
     release, answered = threading.Event(), []
 
     def second_waits(body):
@@ -135,7 +155,7 @@ def test_a_killed_judge_rerun_ends_as_an_uninterrupted_one(db, neo4j_env, tmp_pa
         assert db.run("MATCH ()-[n:NOT_SAME_AS]->() RETURN count(n) AS n")[0]["n"] == 0  # nothing decided yet
         rerun = CliRunner().invoke(main, ["judge", "--json"], catch_exceptions=False)
     assert rerun.exit_code == 0, rerun.output
-    assert outcome() == uninterrupted
+    assert judge_outcome(db) == uninterrupted
     assert len(server.requests) == 3  # the killed run's two, and only the unanswered one again
     assert_one_refers_to_per_mention(db)
     assert_aggregates_current(db)
@@ -147,45 +167,32 @@ def test_a_judge_killed_between_two_decisions_rerun_ends_as_an_uninterrupted_one
     reject) waits on the database: the rerun asks nothing again (both answers are cached) and ends with the
     merges and rejections of an uninterrupted judge."""
     from tests.openai_server import OpenAIServer
-    from tests.test_judge import RECS, RULES, script
-
-    def judged_graph() -> None:
-        fresh(db)
-        ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "j.jsonl", RECS))
-        resolve(db, RULES)
-
-    def outcome() -> tuple[set, set]:
-        apart = db.run("MATCH (:Mention)-[:REFERS_TO]->(a:Entity)-[:NOT_SAME_AS]-(b:Entity)<-[:REFERS_TO]-(:Mention) "
-                       "RETURN DISTINCT a.name AS a, b.name AS b")
-        return groups(db), {frozenset((r["a"], r["b"])) for r in apart}
+    from tests.test_judge import script
 
     monkeypatch.setenv("KGRES_LOCK__TTL_S", "2")
     monkeypatch.setenv("KGRES_LLM_MODEL", "test-model")
     with OpenAIServer() as server:
         server.chat = script
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
-        judged_graph()
+        judged_graph(db, tmp_path)
         assert CliRunner().invoke(main, ["judge", "--json"], catch_exceptions=False).exit_code == 0
-        uninterrupted = outcome()
+        uninterrupted = judge_outcome(db)
         assert len(uninterrupted[1]) == 1 and len(server.requests) == 2
 
-        judged_graph()
+        judged_graph(db, tmp_path)
         # The reject's entities are held by an open transaction of this test: the judge makes its
         # accept, then waits on the lock inside the reject, and is killed there.
-        with db._driver.session(database=db.target.database) as session:
-            holder = session.begin_transaction()
-            holder.run("MATCH (e:Entity) WHERE e.name IN ['Baker Street', 'Baker Street Irregulars'] SET e.held = true")
+        with entities_held(db, ["Baker Street", "Baker Street Irregulars"]):
             code = kill_when(db, ["judge"], "MATCH (r:ResolutionRun {strategy: 'llm', status: 'done'}) "
                                             "RETURN count(r) AS n", extra=1.0)
-            holder.rollback()
         assert code == -signal.SIGKILL
         # the first decision was made, the second was not
         assert db.run("MATCH (e:Entity) WHERE e.name IN ['Acme Corp.', 'ACME Corporation'] "
                       "RETURN count(e) AS n")[0]["n"] == 1
-        assert outcome()[1] == set()
+        assert judge_outcome(db)[1] == set()
         rerun = CliRunner().invoke(main, ["judge", "--json"], catch_exceptions=False)
     assert rerun.exit_code == 0, rerun.output
-    assert outcome() == uninterrupted
+    assert judge_outcome(db) == uninterrupted
     assert len(server.requests) == 4  # the uninterrupted judge's two and the killed one's two; none again
     assert_one_refers_to_per_mention(db)
     assert_aggregates_current(db)
@@ -215,12 +222,9 @@ def test_a_mention_judge_killed_between_split_and_merge_rerun_finishes_the_move(
         uninterrupted = groups(db)
 
         holmes_graph()
-        with db._driver.session(database=db.target.database) as session:
-            holder = session.begin_transaction()
-            holder.run("MATCH (e:Entity {name: 'Mycroft Holmes'}) SET e.held = true")
+        with entities_held(db, ["Mycroft Holmes"]):
             code = kill_when(db, ["judge", "--mentions"], "MATCH ()-[n:NOT_SAME_AS]->() RETURN count(n) AS n",
                              extra=1.0)
-            holder.rollback()
         assert code == -signal.SIGKILL
         assert groups(db) != uninterrupted  # split off, not merged yet
         assert db.run("MATCH (m:Mention {relink_pending: true}) RETURN count(m) AS n")[0]["n"] == 1
