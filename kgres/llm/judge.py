@@ -242,6 +242,10 @@ def finish_moves(db: Database) -> int:
     finish_decisions(db, list(STRATEGIES))  # a merge killed midway is finished as decided first
     rows = db.read("llm_judge_mention_pending")
     for r in rows:
+        if r["current"] not in (r["from"], r["target"]) and r["mentions"] > 1:
+            # not where the split left it (alone): a later run moved it on, and the move is not ours to make
+            db.query("llm_judge_mention_moved", id=r["id"])
+            continue
         _move(db, r["id"], r["current"], r["from"], r["target"], MentionVerdict.model_validate_json(r["verdict"]),
               r["model"])
     return len(rows)
