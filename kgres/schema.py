@@ -48,6 +48,7 @@ class StatusReport(BaseModel):
     managed: bool
     versions: Versions
     counts: Counts
+    unfinished_imports: list[str] = []  # what each import that did not finish means, and how to end it
 
 
 def init(db: Database, settings: SchemaSettings) -> InitResult:
@@ -80,8 +81,10 @@ def status(db: Database) -> StatusReport:
     versions = Versions(neo4j=comp["neo4j"], edition=comp["edition"], apoc=plugins["apoc"], gds=plugins["gds"],
                         kgres_plugin=plugins["kgres"])
     counts = Counts(**db.read("schema_status_counts")[0])
+    from kgres.ingest.rollback import unfinished, what_to_do
+
     return StatusReport(uri=db.target.uri, database=db.target.database, managed=db.target.managed,
-                        versions=versions, counts=counts)
+                        versions=versions, counts=counts, unfinished_imports=[what_to_do(r) for r in unfinished(db)])
 
 
 def reset(db: Database) -> None:

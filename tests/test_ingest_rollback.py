@@ -5,6 +5,8 @@ what it wrote; a resolve refuses to run on a graph that holds part of an input."
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from click.testing import CliRunner
 
@@ -119,6 +121,8 @@ def test_resolve_refuses_a_graph_that_holds_part_of_an_input(db, neo4j_env, tmp_
         with pytest.raises(DatabaseUnavailable):
             ingest.ingest(db, "jsonl", path, batch_size=2)
     assert data_state(db) != before
+    status = CliRunner().invoke(main, ["status", "--json"])
+    assert status.exit_code == 0 and f"import {run_id}" in json.loads(status.output)["unfinished_imports"][0]
     refused = CliRunner().invoke(main, ["resolve"])
     assert refused.exit_code == 1
     assert f"import {run_id} (jsonl {path}) did not finish" in refused.output
@@ -126,4 +130,5 @@ def test_resolve_refuses_a_graph_that_holds_part_of_an_input(db, neo4j_env, tmp_
     undone = CliRunner().invoke(main, ["rollback", run_id, "--json"])
     assert undone.exit_code == 0, undone.output
     assert data_state(db) == before
+    assert json.loads(CliRunner().invoke(main, ["status", "--json"]).output)["unfinished_imports"] == []
     assert CliRunner().invoke(main, ["resolve", "--json"]).exit_code == 0

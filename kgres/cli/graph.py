@@ -36,7 +36,8 @@ def init_cmd(app: App, as_json: bool) -> None:
 @json_option
 @click.pass_obj
 def status_cmd(app: App, as_json: bool) -> None:
-    """Versions of Neo4j, APOC, GDS and the kgres plugin, and the size of the graph.
+    """Versions of Neo4j, APOC, GDS and the kgres plugin, the size of the graph, and any
+    import that did not finish (with the commands that finish or remove it).
 
     \b
     Example:
@@ -57,6 +58,8 @@ def status_cmd(app: App, as_json: bool) -> None:
     for name, value in report.counts.model_dump().items():
         t.add_row(name.replace("_", " "), f"{value:,}")
     app.out.print(t)
+    for line in report.unfinished_imports:
+        app.err.print(f"note: {line}")
 
 
 @main.command("reset")

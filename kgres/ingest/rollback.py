@@ -78,12 +78,14 @@ def refuse_unfinished(db: Database) -> None:
         KgresError: an import is unfinished.
     """
     rows = unfinished(db)
-    if not rows:
-        return
-    r = rows[0]
+    if rows:
+        raise KgresError(what_to_do(rows[0]))
+
+
+def what_to_do(r: dict) -> str:
+    """What an unfinished import (a row of :func:`unfinished`) means, and the commands that end it."""
     if r["status"] == "rolling_back":
-        raise KgresError(f"the rollback of import {r['id']} was interrupted: run 'kgres rollback {r['id']}' "
-                         "to finish it")
-    raise KgresError(f"import {r['id']} ({r['format']} {r['path']}) did not finish, so the graph holds part of "
-                     f"it: run 'kgres ingest {r['format']} {r['path']} --source {r['source']}' again to finish "
-                     f"it, or 'kgres rollback {r['id']}' to remove it")
+        return f"the rollback of import {r['id']} was interrupted: run 'kgres rollback {r['id']}' to finish it"
+    return (f"import {r['id']} ({r['format']} {r['path']}) did not finish, so the graph holds part of it: run "
+            f"'kgres ingest {r['format']} {r['path']} --source {r['source']}' again to finish it, or "
+            f"'kgres rollback {r['id']}' to remove it")
