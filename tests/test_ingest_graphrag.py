@@ -111,3 +111,16 @@ def test_a_weight_that_is_no_finite_number_is_refused_by_row(db, tmp_path, weigh
     with pytest.raises(InputError, match=rf"relationships.parquet, line 2, field 'weight': {message}"):
         ingest.ingest(db, "graphrag", folder)
     assert counts(db)["nodes"] == 0
+
+
+def test_ids_that_are_no_list_are_refused_naming_the_whole_path(db, tmp_path):
+    """Found by the fuzz test: the message named 'relationships.parquet' without its folder."""
+    folder = write_output(tmp_path / "out")
+    table = pq.read_table(folder / "relationships.parquet").to_pydict()
+    table["text_unit_ids"] = [7] * len(table["id"])
+    pq.write_table(pa.table(table), folder / "relationships.parquet")
+    with pytest.raises(InputError) as refused:
+        ingest.ingest(db, "graphrag", folder)
+    assert str(refused.value).startswith(f"{folder / 'relationships.parquet'}, line 1, field 'text_unit_ids': "
+                                         "expected a list of ids, got int")
+    assert counts(db)["nodes"] == 0

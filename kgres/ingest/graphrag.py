@@ -52,7 +52,7 @@ def read(folder: Path) -> Source:
     unit_docs: dict[str, list[str]] = {}
     chunks = []
     for i, r in enumerate(tables["text_units"] or []):
-        docs = _strings(r.get("document_ids"), "text_units", "document_ids", i)
+        docs = _strings(r.get("document_ids"), folder / "text_units.parquet", "document_ids", i)
         unit_docs[r["id"]] = docs
         chunks.append({"key": r["id"], "document_key": docs[0] if docs else None,
                        "index": _int(r.get("human_readable_id")), "text": r["text"]})
@@ -67,7 +67,7 @@ def read(folder: Path) -> Source:
         if r["id"] in seen_ids:
             raise InputError(f"duplicate entity id {r['id']!r}", path=folder / "entities.parquet", line=i + 1, field="id")
         seen_ids.add(r["id"])
-        units = _strings(r.get("text_unit_ids"), "entities", "text_unit_ids", i)
+        units = _strings(r.get("text_unit_ids"), folder / "entities.parquet", "text_unit_ids", i)
         docs = sorted({d for u in units for d in unit_docs.get(u, [])})
         attrs = {k: v for k in ("frequency", "degree", "human_readable_id") if (v := _scalar(r.get(k))) is not None}
         mentions.append(mention(r["id"], r["title"], type=r.get("type") or None, description=r.get("description"),
@@ -89,7 +89,7 @@ def read(folder: Path) -> Source:
         w = weight(_scalar(r.get("weight")), path=folder / "relationships.parquet", line=i + 1)
         triples.append({"key": key, "subject_key": ends[0], "object_key": ends[1], "predicate": PREDICATE,
                         "description": r.get("description"), "weight": w,
-                        "chunk_keys": _strings(r.get("text_unit_ids"), "relationships", "text_unit_ids", i)})
+                        "chunk_keys": _strings(r.get("text_unit_ids"), folder / "relationships.parquet", "text_unit_ids", i)})
     mentions += list(inferred.values())
 
     notes = []
@@ -145,15 +145,16 @@ def _table(folder: Path, name: str, required: bool) -> list[dict[str, Any]] | No
     return out
 
 
-def _strings(v: Any, table: str, fld: str, i: int) -> list[str]:
-    """A list column (or a single id, or a comma-separated string in old versions) as list[str]."""
+def _strings(v: Any, path: Path, fld: str, i: int) -> list[str]:
+    """A list column (or a single id, or a comma-separated string in old versions) as list[str];
+    anything else is an InputError naming ``path``, the row and the field."""
     if v is None:
         return []
     if isinstance(v, str):
         return [s.strip() for s in v.split(",") if s.strip()]
     if isinstance(v, (list, tuple)) and all(isinstance(s, str) for s in v):
         return list(v)
-    raise InputError(f"expected a list of ids, got {type(v).__name__}", path=f"{table}.parquet", line=i + 1, field=fld)
+    raise InputError(f"expected a list of ids, got {type(v).__name__}", path=path, line=i + 1, field=fld)
 
 
 def _scalar(v: Any) -> Any:
