@@ -81,7 +81,7 @@ def status(db: Database) -> StatusReport:
     versions = Versions(neo4j=comp["neo4j"], edition=comp["edition"], apoc=plugins["apoc"], gds=plugins["gds"],
                         kgres_plugin=plugins["kgres"])
     counts = Counts(**db.read("schema_status_counts")[0])
-    from kgres.ingest.rollback import unfinished, what_to_do
+    from kgres.ingest.rollback import unfinished, what_to_do  # here: the ingest package loads every reader
 
     return StatusReport(uri=db.target.uri, database=db.target.database, managed=db.target.managed,
                         versions=versions, counts=counts, unfinished_imports=[what_to_do(r) for r in unfinished(db)])

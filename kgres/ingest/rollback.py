@@ -41,7 +41,8 @@ def rollback(db: Database, run_id: str) -> dict[str, int]:
         raise KgresError(f"import {run_id} is already rolled back")
     if found["status"] != "rolling_back":  # an interrupted rollback was already allowed: finish it
         _refuse_if_built_on(run_id, found)
-    from kgres.resolve.merge import refresh_stale  # the resolution layer's refresh, one way to recompute
+    # imported here: kgres.resolve imports this module (resolve refuses a half-imported graph)
+    from kgres.resolve.merge import refresh_stale
 
     db.write("ingest_rollback_begin", run_id=run_id)
     removed = {"triples": 0, "mentions": 0, "chunks_and_documents": 0, "entities_refreshed": 0}
