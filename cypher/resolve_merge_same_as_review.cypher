@@ -3,6 +3,7 @@
 // certain enough to merge. Pairs a person or the judge rejected are skipped.
 // Params: $run_id, $decided_by strings.
 MATCH (a:Entity)-[c:CANDIDATE {run_id: $run_id, band: 'review'}]->(b:Entity)
+USING INDEX c:CANDIDATE(run_id)
 WHERE NOT EXISTS { (a)-[:NOT_SAME_AS]-(b) }
 CALL (a, b, c) {
   // Not MERGE, nor a MATCH on run_id: the planner may seek the run_id index per row (quadratic).

@@ -67,6 +67,7 @@ class Candidates:
 
     a: list[str] = field(default_factory=list)
     b: list[str] = field(default_factory=list)
+    rel: list[str] = field(default_factory=list)  # the pair's CANDIDATE relationship (elementId)
     gamma: list[np.ndarray] = field(default_factory=list)
     tf: dict[tuple[int, int], str] = field(default_factory=dict)
     conflict: list[str | None] = field(default_factory=list)
@@ -93,9 +94,10 @@ def pages(db: Database, run_id: str, batch_size: int) -> Iterator[tuple[list[dic
     the Sides of its entities. The entities with unscored pairs come first from the run's edge index,
     so that a run of a few pairs (an incremental resolve) costs its pairs, not the graph.
 
-    Each row: ``a``, ``b``, ``predicates`` between them (``resolve_score_page``); ``not_same_as``;
-    the ``ego``, ``neighbour`` and ``structural`` cosines in [-1, 1] (None when a vector is missing)
-    and ``same_chunk``, computed here from what :class:`_Sides` read once per entity, not per pair."""
+    Each row: ``a``, ``b``, ``rel`` (the pair's relationship), ``predicates`` between them
+    (``resolve_score_page``); ``not_same_as``; the ``ego``, ``neighbour`` and ``structural`` cosines
+    in [-1, 1] (None when a vector is missing) and ``same_chunk``, computed here from what
+    :class:`_Sides` read once per entity, not per pair."""
     sources = [r["id"] for r in db.read("resolve_score_sources", run_id=run_id)]
     forbidden = not_same_as(db) if sources else set()
     per_page = max(1, batch_size // PAIRS_PER_ENTITY)
@@ -137,6 +139,7 @@ def collect(db: Database, run_id: str, comps: list[Comparison], ambiguity: Ambig
         for r, (x, y), (level, nx, ny) in zip(page, pairs, frame.names()):
             out.a.append(r["a"])
             out.b.append(r["b"])
+            out.rel.append(r["rel"])
             out.conflict.append(conflict(x, y, r["not_same_as"], r["predicates"]))
             out.swapped.append(OVERLAP_80 <= level <= OVERLAP_20 and words_swapped(nx.tokens, ny.tokens))
             out.ego.append(r["ego"])
@@ -190,8 +193,8 @@ def score_model(db: Database, run_id: str, cfg: ModelConfig = ModelConfig(), amb
         band = "auto" if probs[i] >= t_auto and held is None else \
             "review" if probs[i] >= t_review and probs[i] > 0 else "reject"
         bands[band] += 1
-        rows.append({"a": cands.a[i], "b": cands.b[i], "score": round(float(probs[i]), 6), "band": band,
-                     "match_weight": round(float(weights[i]), 4), "cannot_link": cands.conflict[i],
+        rows.append({"rel": cands.rel[i], "a": cands.a[i], "b": cands.b[i], "score": round(float(probs[i]), 6),
+                     "band": band, "match_weight": round(float(weights[i]), 4), "cannot_link": cands.conflict[i],
                      "name_rule": name_of_level(comps[0].levels[gamma[i, 0]].name) if gamma[i, 0] != NULL else None,
                      "signals_json": json.dumps(evidence(comps, gamma[i], cands.conflict[i], cands.ego[i],
                                                          cands.neighbour[i], held, level_weights[i]),
@@ -372,8 +375,8 @@ def score(db: Database, run_id: str, cfg: ScoreConfig = ScoreConfig(),
             s = compare(sides.get(r["a"], r["b"]), sides.get(r["b"], r["a"]), cfg, not_same_as=r["not_same_as"],
                         predicates_between=r["predicates"], semantic=sem, ambiguity=ambiguity)
             bands[s.band] += 1
-            rows.append({"a": r["a"], "b": r["b"], "score": s.score, "band": s.band, "match_weight": None,
-                         "name_rule": s.signals.get("name_rule"), "cannot_link": s.cannot_link,
+            rows.append({"rel": r["rel"], "a": r["a"], "b": r["b"], "score": s.score, "band": s.band,
+                         "match_weight": None, "name_rule": s.signals.get("name_rule"), "cannot_link": s.cannot_link,
                          "signals_json": json.dumps(s.signals, sort_keys=True)})
         db.write("resolve_score_write", rows=rows, run_id=run_id)
         scored += len(rows)
