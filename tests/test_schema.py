@@ -47,6 +47,14 @@ def test_status_reports_versions_and_counts(db):
     assert c.entities == c.mentions and c.relations == 28
 
 
+def test_plans_are_refreshed_after_bulk_changes_only(db):
+    """A replan clears every cached plan: a small batch into a large graph must not pay for it."""
+    assert db.replan_if_bulk(1, 0)  # anything loaded into an empty graph
+    assert db.replan_if_bulk(5, 100)
+    assert not db.replan_if_bulk(4, 100)
+    assert not db.replan_if_bulk(0, 100)
+
+
 def test_reset_empties_data_and_projections_but_keeps_schema(db):
     ingest.ingest(db, "jsonl", asset_dir("sample") / "holmes.jsonl")
     db.run("CALL gds.graph.project('kgres_test', 'Entity', 'RELATED')")

@@ -138,6 +138,19 @@ class Database:
         """Bring the planner's statistics up to date (``cypher/db_replan.cypher``); call after bulk changes."""
         self.auto_commit("db_replan")
 
+    def replan_if_bulk(self, changed: int, size: int) -> bool:
+        """:meth:`replan` when ``changed`` nodes are at least :data:`REPLAN_SHARE` of the ``size`` they
+        changed (a load into a small graph, a merge of many entities); return whether it did.
+
+        A replan clears every cached plan, so each following query is planned again (tens of
+        milliseconds apiece): 100 mentions joining a resolved graph spent more in planning than in
+        their queries. Smaller changes are left to Neo4j, which resamples an index once about that
+        share of it has changed and replans a query whose statistics moved."""
+        if changed and changed >= REPLAN_SHARE * max(size, 1):
+            self.replan()
+            return True
+        return False
+
     def auto_commit(self, name: str, **params: Any) -> list[dict[str, Any]]:
         """Run a named query in an auto-commit transaction (needed for ``CALL ... IN TRANSACTIONS``)."""
         try:
@@ -191,6 +204,10 @@ class Database:
 # Indexed text kgres writes (ids, types, name keys) is held to this many characters (4 bytes each at
 # most in UTF-8): importers refuse longer ids and types; name keys are cut.
 MAX_INDEXED_CHARS = 1000
+
+# A change of at least this share of the graph replans (Neo4j's own index resampling threshold,
+# db.index_sampling.update_percentage, is 5%).
+REPLAN_SHARE = 0.05
 
 COUNTABLE = frozenset({"Entity", "Mention", "RetiredEntity", "Chunk", "Document", "ResolutionRun"})
 T = TypeVar("T")

@@ -334,7 +334,8 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
         seconds[name] = round(time.perf_counter() - t, 3)
         return out
 
-    db.replan()  # the graph may have just been loaded or merged in bulk
+    if not incremental:
+        db.replan()  # the graph may have just been loaded or merged in bulk
     timed("normalize", lambda: normalize(db, strip_legal=cfg.strip_legal_suffixes,
                                          ids=focus if incremental else None))
     who = "kgres resolve" if cfg.strategy in ENGINES else baselines.DECIDED_BY.format(cfg.strategy)
@@ -408,8 +409,7 @@ def _collapse(db: Database, cfg: ResolveConfig, run_id: str, decided_by: str, fo
                             cfg.cluster.cohesion,
                             pairwise=cfg.strategy == "rules", focus=focus)
     apply_groups(db, groups, run_id, method="rules", decided_by=decided_by)
-    if groups:
-        db.replan()
+    db.replan_if_bulk(sum(len(g.members) for g in groups), db.count("Entity"))
     return groups, left
 
 
