@@ -94,6 +94,23 @@ def test_methods_list_every_strategy_that_proposed_a_pair_and_rerun_adds_nothing
     assert block(db, "r", cfg).pairs == first.pairs == 1
 
 
+def test_attribute_pairs_share_rare_values_whole_and_for_a_focus(db, tmp_path):
+    recs = [{"kind": "mention", "id": "a", "name": "Jon Smyth", "type": "PERSON",
+             "attributes": {"dob": "1971-03-02", "postcode": "2615"}},
+            {"kind": "mention", "id": "b", "name": "John Smith", "type": "PERSON",
+             "attributes": {"dob": "1971-03-02", "postcode": "2615"}},
+            {"kind": "mention", "id": "c", "name": "Mary Jones", "type": "PERSON", "attributes": {"dob": "1980-01-01"}},
+            {"kind": "mention", "id": "d", "name": "Ann Lee", "type": "PERSON"}]
+    ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "p.jsonl", recs))
+    normalize(db)
+    block(db, "whole", BlockConfig(strategies=("attributes",)))
+    assert _pairs(db, "whole", "attributes") == {(e("a"), e("b"))}  # no one shares Mary Jones's dob
+    block(db, "focus", BlockConfig(strategies=("attributes",)), focus=[e("b")])
+    assert _pairs(db, "focus", "attributes") == {(e("a"), e("b"))}
+    block(db, "bare", BlockConfig(strategies=("attributes",)), focus=[e("d")])  # nothing to share
+    assert _pairs(db, "bare", "attributes") == set()
+
+
 def test_kmeans_block_count_follows_deg_rag():
     assert [kmeans_k(n) for n in (0, 10, 1000, 100_000)] == [1, 1, 10, 100]
 

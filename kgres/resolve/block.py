@@ -153,6 +153,10 @@ def _attribute_pairs(db: Database, run_id: str, k: int, max_share: int, focus: l
     from kgres.resolve.score.identifiers import attributes_of
     from kgres.resolve.score.sides import fold_value
 
+    if focus is not None and not any(
+            db.read("resolve_block_attributes_focus", ids=focus[i:i + 5000])[0]["carrying"]
+            for i in range(0, len(focus), 5000)):
+        return  # no entity of the focus has an attribute to share: no need to read the graph's
     ids: list[str] = []
     postings: dict[str, list[int]] = {}
     for row in db.stream("resolve_block_attributes"):
