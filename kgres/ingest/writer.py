@@ -43,8 +43,9 @@ def write(db: Database, src: Source, source: str, batch_size: int = 5000,
             _undo(db, run_id, e)
         raise
     db.write("ingest_run_finish", run_id=run_id, stats_json=json.dumps(src.counts, sort_keys=True))
-    counts = db.read("db_count")[0]  # plans made while the database was empty must not outlive the load
-    db.replan_if_bulk(created["nodes_created"], sum(counts[k] for k in ("Entity", "Mention", "Chunk", "Document")))
+    if created["nodes_created"]:  # plans made while the database was empty must not outlive the load
+        counts = db.read("db_count")[0]
+        db.replan_if_bulk(created["nodes_created"], sum(counts[k] for k in ("Entity", "Mention", "Chunk", "Document")))
     return IngestStats(format=src.format, source=source, path=str(src.path), run_id=run_id,
                        documents=src.counts.get("documents", 0), chunks=src.counts.get("chunks", 0),
                        mentions=src.counts.get("mentions", 0),

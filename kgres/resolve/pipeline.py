@@ -409,7 +409,8 @@ def _collapse(db: Database, cfg: ResolveConfig, run_id: str, decided_by: str, fo
                             cfg.cluster.cohesion,
                             pairwise=cfg.strategy == "rules", focus=focus)
     apply_groups(db, groups, run_id, method="rules", decided_by=decided_by)
-    db.replan_if_bulk(sum(len(g.members) for g in groups), db.count("Entity"))
+    if groups:
+        db.replan_if_bulk(sum(len(g.members) for g in groups), db.count("Entity"))
     return groups, left
 
 
