@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from kgres import ingest
 from kgres.resolve.block import BlockConfig, block, kmeans_k
 from kgres.resolve.normalize import normalize
@@ -62,19 +64,34 @@ def test_lexical_pairs_share_rare_words_and_k_bounds_each_entity(db, tmp_path):
     assert len(pairs) <= 2 * 10  # at most k proposals per entity: never all pairs of the ten
 
 
-def test_semantic_pairs_by_vector_index_above_min_cosine(db, tmp_path):
-    _names(db, tmp_path, [("a", "alpha"), ("b", "beta"), ("c", "gamma")])
+def _unit(angle: float) -> list[float]:
+    v = [0.0] * 384
+    v[0], v[1] = math.cos(angle), math.sin(angle)
+    return v
 
-    def unit(angle: float) -> list[float]:
-        v = [0.0] * 384
-        v[0], v[1] = math.cos(angle), math.sin(angle)
-        return v
 
-    for i, angle in (("a", 0.0), ("b", 0.3), ("c", 1.4)):  # cos(a, b) = 0.955, cos(a, c) = 0.17
-        db.run("MATCH (x:Entity {id: $id}) SET x.embedding = $v", id=e(i), v=unit(angle))
+def _embedded(db, tmp_path, angles: dict[str, float]) -> None:
+    _names(db, tmp_path, [(i, f"name {i}") for i in angles])
+    for i, angle in angles.items():
+        db.run("MATCH (x:Entity {id: $id}) SET x.embedding = $v", id=e(i), v=_unit(angle))
     db.run("CALL db.awaitIndexes(60)")
+
+
+def test_semantic_pairs_above_min_cosine(db, tmp_path):
+    _embedded(db, tmp_path, {"a": 0.0, "b": 0.3, "c": 1.4})  # cos(a, b) = 0.955, cos(a, c) = 0.17
     block(db, "r", BlockConfig(strategies=("semantic",), min_cosine=0.8))
     assert _pairs(db, "r", "semantic") == {(e("a"), e("b"))}
+
+
+@pytest.mark.parametrize("exact_max", [50_000, 0], ids=["exact", "vector-index"])
+def test_semantic_pairs_k_nearest_ties_by_id_exact_or_by_the_index(db, tmp_path, exact_max):
+    # a's two nearest (b, c) are equally near: k = 1 takes b, the smaller id; c's nearest is e
+    _embedded(db, tmp_path, {"a": 0.0, "b": 0.3, "c": -0.3, "e": -0.5, "f": 2.0})
+    cfg = BlockConfig(strategies=("semantic",), k=1, min_cosine=0.8, semantic_exact_max=exact_max)
+    block(db, "r", cfg)
+    assert _pairs(db, "r", "semantic") == {(e("a"), e("b")), (e("c"), e("e"))}
+    block(db, "focus", cfg, focus=[e("c"), e("f")])  # f has no neighbour above the floor
+    assert _pairs(db, "focus", "semantic") == {(e("c"), e("e"))}
 
 
 def test_structural_pairs_share_neighbours(db, tmp_path):
@@ -109,6 +126,13 @@ def test_attribute_pairs_share_rare_values_whole_and_for_a_focus(db, tmp_path):
     assert _pairs(db, "focus", "attributes") == {(e("a"), e("b"))}
     block(db, "bare", BlockConfig(strategies=("attributes",)), focus=[e("d")])  # nothing to share
     assert _pairs(db, "bare", "attributes") == set()
+
+
+def test_kmeans_pairs_every_member_of_a_small_block_never_with_itself(db, tmp_path):
+    angles = {"a": 0.0, "b": 0.3, "c": -0.3, "e": -0.5, "f": 2.0}
+    _embedded(db, tmp_path, angles)
+    block(db, "r", BlockConfig(strategies=("kmeans",), k=20))  # one block (k-means k = 1), k > its size
+    assert _pairs(db, "r", "kmeans") == {(e(x), e(y)) for x in angles for y in angles if x < y}
 
 
 def test_kmeans_block_count_follows_deg_rag():
