@@ -8,7 +8,7 @@ import math
 import pytest
 
 from kgres import ingest
-from kgres.resolve.block import BlockConfig, block, kmeans_k
+from kgres.resolve.block import BlockConfig, VectorCache, block, kmeans_k
 from kgres.resolve.normalize import normalize
 from tests.graphs import write_jsonl
 
@@ -126,6 +126,22 @@ def test_attribute_pairs_share_rare_values_whole_and_for_a_focus(db, tmp_path):
     assert _pairs(db, "focus", "attributes") == {(e("a"), e("b"))}
     block(db, "bare", BlockConfig(strategies=("attributes",)), focus=[e("d")])  # nothing to share
     assert _pairs(db, "bare", "attributes") == set()
+
+
+def test_vector_cache_rereads_only_embeddings_whose_key_changed(db, tmp_path):
+    _embedded(db, tmp_path, {"a": 0.0, "b": 0.3, "c": 1.4})
+    db.run("MATCH (x:Entity) SET x.embedding_key = 'k-' + x.id")
+    cache = VectorCache()
+    ids, vectors = cache.vectors(db)
+    assert ids == [e("a"), e("b"), e("c")] and vectors.shape == (3, 384)
+    # a's vector changes under the same key: held, not read; b's key changes: read; c is merged away
+    db.run("MATCH (x:Entity {id: $id}) SET x.embedding = $v", id=e("a"), v=_unit(2.0))
+    db.run("MATCH (x:Entity {id: $id}) SET x.embedding = $v, x.embedding_key = 'new'", id=e("b"), v=_unit(1.0))
+    db.run("MATCH (x:Entity {id: $id}) REMOVE x.embedding", id=e("c"))
+    ids, vectors = cache.vectors(db)
+    assert ids == [e("a"), e("b")]
+    assert vectors[0].tolist()[:2] == pytest.approx([1.0, 0.0]) and vectors[1].tolist()[:2] == pytest.approx(
+        [math.cos(1.0), math.sin(1.0)])
 
 
 def test_kmeans_pairs_every_member_of_a_small_block_never_with_itself(db, tmp_path):

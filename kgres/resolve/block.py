@@ -68,7 +68,7 @@ class BlockStats(BaseModel):
 
 def block(db: Database, run_id: str, cfg: BlockConfig = BlockConfig(),
           on_batch: Callable[[int], None] = lambda n: None, focus: list[str] | None = None,
-          incremental: bool = False) -> BlockStats:
+          incremental: bool = False, vectors: VectorCache | None = None) -> BlockStats:
     """Write CANDIDATE edges for ``run_id``; idempotent (MERGE per pair and run).
 
     ``focus``: block only these entities (a later pass re-examines what the previous one merged).
@@ -76,6 +76,8 @@ def block(db: Database, run_id: str, cfg: BlockConfig = BlockConfig(),
     the focus, not the graph: the full-text index is used as it is (not rebuilt), and structural
     pairs are walked from the focus (``resolve_block_structural_focus``) instead of computed over
     the whole graph.
+    ``vectors``: the embeddings the passes of one resolve share for exact semantic pairs (default:
+    read them all now).
     """
     walk = incremental and focus is not None
     if "lexical" in cfg.strategies and not walk:
@@ -102,7 +104,7 @@ def block(db: Database, run_id: str, cfg: BlockConfig = BlockConfig(),
             db.write(f"resolve_block_{strategy}", ids=ids, k=cfg.k, run_id=run_id, min_cosine=cfg.min_cosine)
         on_batch(len(ids))
     if exact_semantic:
-        _semantic_pairs(db, run_id, cfg.k, cfg.min_cosine, focus)
+        _semantic_pairs(db, run_id, cfg.k, cfg.min_cosine, focus, vectors or VectorCache())
     by = {r["method"]: r["pairs"] for r in db.read("resolve_block_count", run_id=run_id)}
     total = db.read("resolve_block_total", run_id=run_id)[0]["pairs"]
     return BlockStats(run_id=run_id, pairs_by_strategy=by, pairs=total)
@@ -140,16 +142,37 @@ def _kmeans_pairs(db: Database, run_id: str, k: int, focus: list[str] | None) ->
         _write_pairs(db, _closest([r["id"] for r in rows], vectors, k, -np.inf, focus), "kmeans", run_id)
 
 
-def _semantic_pairs(db: Database, run_id: str, k: int, min_cosine: float, focus: list[str] | None) -> None:
+class VectorCache:
+    """Entity embeddings held between the passes of one resolve: a pass reads every embedded
+    entity's key (``Entity.embedding_key``, which changes with the text or the model) and then only
+    the embeddings it does not hold under that key. At 20k mentions the read fell from ~3 s a pass
+    to a fraction of a second; a pass that re-examines a few merged entities no longer pays for the
+    whole graph's vectors."""
+
+    def __init__(self) -> None:
+        self._held: dict[str, tuple[str | None, np.ndarray]] = {}
+
+    def vectors(self, db: Database) -> tuple[list[str], np.ndarray | None]:
+        """The ids of every embedded entity, in id order, and their embeddings (one row each)."""
+        keys = {r["id"]: r["key"] for r in db.stream("resolve_block_semantic_keys", _plain=True)}
+        ids = list(keys)
+        stale = [i for i in ids if keys[i] is None or self._held.get(i, (None,))[0] != keys[i]]
+        for start in range(0, len(stale), 5000):
+            for r in db.read("resolve_block_semantic_vectors", _plain=True, ids=stale[start:start + 5000]):
+                self._held[r["id"]] = (r["key"], np.asarray(r["embedding"], dtype=np.float32))
+        self._held = {i: self._held[i] for i in ids if i in self._held}  # merged-away entities leave
+        ids = [i for i in ids if i in self._held]  # (an embedding removed between the two reads)
+        return ids, np.stack([self._held[i][1] for i in ids]) if ids else None
+
+
+def _semantic_pairs(db: Database, run_id: str, k: int, min_cosine: float, focus: list[str] | None,
+                    cache: VectorCache) -> None:
     """Pair each entity (of ``focus``, if given) with its ``k`` nearest entities by text embedding
     whose cosine is at least ``min_cosine``, ties by id (as ``resolve_block_semantic`` orders the
     vector index's answers), computed exactly, and write the pairs."""
-    ids, rows = [], []
-    for row in db.stream("resolve_block_semantic_vectors", _plain=True):
-        ids.append(row["id"])
-        rows.append(np.asarray(row["embedding"], dtype=np.float32))
+    ids, vectors = cache.vectors(db)
     if len(ids) >= 2:
-        _write_pairs(db, _closest(ids, np.stack(rows), k, min_cosine, focus), "semantic", run_id)
+        _write_pairs(db, _closest(ids, vectors, k, min_cosine, focus), "semantic", run_id)
 
 
 def _closest(ids: list[str], vectors: np.ndarray, k: int, floor: float,

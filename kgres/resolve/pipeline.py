@@ -24,7 +24,7 @@ from kgres.errors import KgresError
 from kgres.ingest.rollback import refuse_unfinished
 from kgres.resolve import baselines
 from kgres.resolve.baselines import BaselineConfig
-from kgres.resolve.block import BlockConfig, block
+from kgres.resolve.block import BlockConfig, VectorCache, block
 from kgres.resolve.cluster import ClusterConfig, Group, cluster, cluster_scored
 from kgres.resolve.collapse import collapse
 from kgres.resolve.embed import EmbedConfig, embed, reindex
@@ -242,6 +242,7 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
     # The short-form holder table reads every multi-word name of the graph: a whole resolve reads it
     # again each pass (merges change it); an incremental one reads it once, as the increment found it.
     holders = load_ambiguity(db) if incremental and cfg.strategy in ENGINES else None
+    vectors = VectorCache()
     for n in range(first, max(first, max_passes + collapse_run) + 1):
         pass_id = base if n == 1 else f"{base}.{n}"
         only_collapse = collapse_run and n == 1
@@ -250,7 +251,7 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
         stats, focus, model = _one_pass(db, cfg, pass_id, parent=None if n == 1 else base, focus=focus,
                                         on_step=lambda m, n=n: on_step(f"pass {n}: {m}"),
                                         fastrp_dimensions=fastrp_dimensions, only_collapse=only_collapse,
-                                        model=model, incremental=incremental, ambiguity=holders)
+                                        model=model, incremental=incremental, ambiguity=holders, vectors=vectors)
         passes.append(stats)
         if only_collapse:
             # the first scored pass looks at every entity, or (incremental) at the new ones, now
@@ -310,11 +311,13 @@ def _model_of(db: Database, base: str, first: int) -> MatchModel | None:
 def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None, focus: list[str] | None,
               on_step: Step, fastrp_dimensions: int, only_collapse: bool = False,
               model: MatchModel | None = None, incremental: bool = False,
-              ambiguity: Ambiguity | None = None) -> tuple[ResolveStats, list[str], MatchModel | None]:
+              ambiguity: Ambiguity | None = None,
+              vectors: VectorCache | None = None) -> tuple[ResolveStats, list[str], MatchModel | None]:
     """One pass of the configured strategy, or (``only_collapse``) the run that merges identical-name
     copies; returns its stats, the canonical ids it merged into, and the match model it used.
     ``incremental``: keys, embeddings and identical-name copies are looked at for ``focus`` only.
-    ``ambiguity``: the short-form holder table to use (default: read now)."""
+    ``ambiguity``: the short-form holder table to use (default: read now). ``vectors``: the
+    embeddings the passes share for semantic blocking (:class:`VectorCache`)."""
     runs.start(db, run_id, cfg.model_dump_json(), cfg.strategy, parent=parent, focus=focus, incremental=incremental)
     before = db.count("Entity")
     seconds: dict[str, float] = {}
@@ -357,7 +360,8 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
     if cfg.strategy in ENGINES:
         block_cfg = cfg.block if cfg.embed.enabled else cfg.block.model_copy(update={"strategies": tuple(
             s for s in cfg.block.strategies if s not in ("semantic", "kmeans"))})
-        b = timed("block", lambda: block(db, run_id, block_cfg, focus=focus, incremental=incremental))
+        b = timed("block", lambda: block(db, run_id, block_cfg, focus=focus, incremental=incremental,
+                                               vectors=vectors))
         if ambiguity is None:
             ambiguity = load_ambiguity(db)  # one holder table for scoring and clustering alike
         pairs, by_strategy = b.pairs, b.pairs_by_strategy

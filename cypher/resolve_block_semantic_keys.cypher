@@ -1,0 +1,8 @@
+// resolve_block_semantic_keys: every embedded Entity's id and the key of the text and model its
+// embedding came from (null when it was set by other means), in id order: the passes of one resolve
+// read again only the embeddings whose key changed (see block.VectorCache).
+// Params: none.
+MATCH (e:Entity)
+WHERE e.embedding IS NOT NULL
+RETURN e.id AS id, e.embedding_key AS key
+ORDER BY id
