@@ -200,8 +200,8 @@ def _nearest(sims: np.ndarray, rows: np.ndarray, k: int, floor: float) -> Iterat
     above = sims >= floor
     above[own] = False
     if np.count_nonzero(above) > 8 * k * len(rows):
-        # many columns above the floor (near-identical texts): keep each row's k best, ties at the
-        # cut included, before sorting (a partition per row costs more than the floor usually saves)
+        # many columns above the floor (near-identical texts): cut each row to its k best, ties at
+        # the cut included, before sorting; usually the floor alone leaves few and this is skipped
         n = sims.shape[1]
         kth = min(k, n - 1)
         above &= sims >= np.partition(sims, n - kth, axis=1)[:, n - kth, None]
