@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from pydantic import ValidationError
 
 from kgres import ingest
 from kgres.resolve.block import BlockConfig, VectorCache, block, kmeans_k
@@ -92,6 +93,12 @@ def test_semantic_pairs_k_nearest_ties_by_id_exact_or_by_the_index(db, tmp_path,
     assert _pairs(db, "r", "semantic") == {(e("a"), e("b")), (e("c"), e("e"))}
     block(db, "focus", cfg, focus=[e("c"), e("f")])  # f has no neighbour above the floor
     assert _pairs(db, "focus", "semantic") == {(e("c"), e("e"))}
+
+
+@pytest.mark.parametrize("bad", [{"semantic_exact_max": -1}, {"k": 0}, {"min_cosine": 1.5}])
+def test_block_config_refuses_values_out_of_range(bad):
+    with pytest.raises(ValidationError, match=next(iter(bad))):
+        BlockConfig(**bad)
 
 
 def test_structural_pairs_share_neighbours(db, tmp_path):
