@@ -484,3 +484,25 @@ def test_score_pages_compute_what_the_database_would(db, tmp_path, monkeypatch):
 
 def _entity(db, source_key: str) -> str:
     return db.run("MATCH (:Mention {source_key: $k})-[:REFERS_TO]->(e:Entity) RETURN e.id AS id", k=source_key)[0]["id"]
+
+
+def test_a_focused_pass_looks_again_at_the_name_alike_partners_of_what_merged(db):
+    """After a merge, the next pass re-examines the entities that had a candidate pair whose names
+    say something with a merged entity (either side, retired or canonical) in this resolve's runs:
+    their nearest names changed. Pairs of other runs, and pairs whose names share nothing, do not
+    count."""
+    from kgres.resolve.pipeline import UNKNOWN_RULES
+
+    db.run("""
+        CREATE (c:Entity {id: 'c', name: 'Hedy Lamport'}), (r:RetiredEntity {id: 'r', name: 'Hedy Lamport'}),
+               (x:Entity {id: 'x', name: 'H. Lamport'}), (y:Entity {id: 'y', name: 'Lamport'}),
+               (z:Entity {id: 'z', name: 'Bell Labs'}), (w:Entity {id: 'w', name: 'Dr. Lamport'}),
+               (v:Entity {id: 'v', name: 'Lamport Clock'})
+        CREATE (x)-[:CANDIDATE {run_id: 'run.2', name_rule: 'person_name'}]->(r),
+               (c)-[:CANDIDATE {run_id: 'run.2', name_rule: 'person_name'}]->(y),
+               (c)-[:CANDIDATE {run_id: 'run.2', name_rule: 'none'}]->(z),
+               (c)-[:CANDIDATE {run_id: 'older', name_rule: 'person_name'}]->(w),
+               (r)-[:CANDIDATE {run_id: 'run.2'}]->(v)""")
+    rows = db.read("resolve_focus_partners", ids=["c", "r"], unknown=UNKNOWN_RULES, run_ids=["run", "run.2"])
+    assert [r["id"] for r in rows] == ["x", "y"]
+    assert set(UNKNOWN_RULES) == {"none", "overlap_20", "disjoint"}

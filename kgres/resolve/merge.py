@@ -37,11 +37,13 @@ def apply_groups(db: Database, groups: Sequence[Group], run_id: str, method: str
 
 @dataclass(frozen=True)
 class Resumed:
-    """What a recorded merge plan held: groups, entities retired, canonical ids."""
+    """What a recorded merge plan held: groups, entities retired, canonical ids, and every id of
+    the groups (``merged``: canonicals and the members merged into them)."""
 
     groups: int
     retired: int
     canonicals: list[str]
+    merged: list[str]
 
 
 def resume_plan(db: Database, run_id: str) -> Resumed | None:
@@ -53,7 +55,8 @@ def resume_plan(db: Database, run_id: str) -> Resumed | None:
     parts = [json.loads(r["groups_json"]) for r in rows]
     retired = _apply(db, parts, run_id, rows[0]["method"], rows[0]["decided_by"])
     canonicals = sorted({g["canonical"] for part in parts for g in part})
-    return Resumed(groups=len(canonicals), retired=retired, canonicals=canonicals)
+    merged = sorted({m["id"] for part in parts for g in part for m in g["members"]} | set(canonicals))
+    return Resumed(groups=len(canonicals), retired=retired, canonicals=canonicals, merged=merged)
 
 
 def finish_decisions(db: Database, strategies: list[str]) -> int:

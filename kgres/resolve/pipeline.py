@@ -25,7 +25,7 @@ from kgres.ingest.rollback import refuse_unfinished
 from kgres.resolve import baselines
 from kgres.resolve.baselines import BaselineConfig
 from kgres.resolve.block import BlockConfig, VectorCache, block
-from kgres.resolve.cluster import ClusterConfig, Group, cluster, cluster_scored
+from kgres.resolve.cluster import UNKNOWN_NAMES, ClusterConfig, Group, cluster, cluster_scored
 from kgres.resolve.collapse import collapse
 from kgres.resolve.embed import EmbedConfig, embed, reindex
 from kgres.resolve.merge import apply_groups, finish_decisions, link_groups, refresh, resume_plan
@@ -46,6 +46,8 @@ MODES: tuple[str, ...] = ResolveMode.__args__  # type: ignore[attr-defined]
 # index (kgres.resolve.embed.reindex): the deleted vectors doubled retrieval's vector search at 100k
 # mentions. A small incremental run leaves it to Lucene's own segment merges, which reclaim deletes.
 REINDEX_SHARE = 0.1
+# Name levels that say nothing about identity (kgres.resolve.cluster.UNKNOWN_NAMES, as stored)
+UNKNOWN_RULES = sorted(n for n in UNKNOWN_NAMES if n is not None)
 
 
 class ResolveConfig(BaseModel):
@@ -248,7 +250,7 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
         only_collapse = collapse_run and n == 1
         whole = focus is None
         scope = focus
-        stats, focus, model = _one_pass(db, cfg, pass_id, parent=None if n == 1 else base, focus=focus,
+        stats, (focus, moved), model = _one_pass(db, cfg, pass_id, parent=None if n == 1 else base, focus=focus,
                                         on_step=lambda m, n=n: on_step(f"pass {n}: {m}"),
                                         fastrp_dimensions=fastrp_dimensions, only_collapse=only_collapse,
                                         model=model, incremental=incremental, ambiguity=holders, vectors=vectors)
@@ -268,7 +270,10 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
             # A merge changes the context (shared neighbours, neighbour embeddings) of the merged
             # entity's neighbours too: looked at in the focused passes, the pairs that context now
             # joins no longer wait for a pass over every entity (20k generated: 3 such passes, not 5).
-            focus = [r["id"] for r in db.read("resolve_focus_neighbours", ids=focus)]
+            # So does it change the nearest names of the merged entities' name-alike candidates.
+            focus = sorted({r["id"] for r in db.read("resolve_focus_neighbours", ids=focus)}
+                           | {r["id"] for r in db.read("resolve_focus_partners", ids=moved, unknown=UNKNOWN_RULES,
+                                                       run_ids=[p.run_id for p in passes])})
     if cfg.strategy in ENGINES and cfg.mode == "merge+synonym":
         last = passes[-1].run_id
         linked = db.query("resolve_merge_same_as_review", run_id=last, decided_by="kgres resolve")[0]["linked"]
@@ -312,9 +317,11 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
               on_step: Step, fastrp_dimensions: int, only_collapse: bool = False,
               model: MatchModel | None = None, incremental: bool = False,
               ambiguity: Ambiguity | None = None,
-              vectors: VectorCache | None = None) -> tuple[ResolveStats, list[str], MatchModel | None]:
+              vectors: VectorCache | None = None
+              ) -> tuple[ResolveStats, tuple[list[str], list[str]], MatchModel | None]:
     """One pass of the configured strategy, or (``only_collapse``) the run that merges identical-name
-    copies; returns its stats, the canonical ids it merged into, and the match model it used.
+    copies; returns its stats, the canonical ids it merged into with every id of its groups
+    (canonicals and the entities merged into them), and the match model it used.
     ``incremental``: keys, embeddings and identical-name copies are looked at for ``focus`` only.
     ``ambiguity``: the short-form holder table to use (default: read now). ``vectors``: the
     embeddings the passes share for semantic blocking (:class:`VectorCache`)."""
@@ -328,7 +335,7 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
                              collapsed_entities=planned.retired if only_collapse else 0, oversized_components=0,
                              seconds=seconds)
         runs.finish(db, run_id, stats.model_dump_json())
-        return stats, planned.canonicals, model
+        return stats, (planned.canonicals, planned.merged), model
 
     def timed(name: str, fn):
         on_step(name)
@@ -351,7 +358,7 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
                              groups=len(collapsed), merged_entities=merged, collapsed_entities=merged,
                              collapse_left=left, oversized_components=0, seconds=seconds)
         runs.finish(db, run_id, stats.model_dump_json())
-        return stats, sorted({g.canonical for g in collapsed}), model
+        return stats, _merged(collapsed), model
     if _needs_embeddings(cfg):
         timed("embed", lambda: embed(db, cfg.embed, fastrp_dimensions=fastrp_dimensions,
                                      ids=focus if incremental else None))
@@ -361,7 +368,7 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
         block_cfg = cfg.block if cfg.embed.enabled else cfg.block.model_copy(update={"strategies": tuple(
             s for s in cfg.block.strategies if s not in ("semantic", "kmeans"))})
         b = timed("block", lambda: block(db, run_id, block_cfg, focus=focus, incremental=incremental,
-                                               vectors=vectors))
+                                         vectors=vectors))
         if ambiguity is None:
             ambiguity = load_ambiguity(db)  # one holder table for scoring and clustering alike
         pairs, by_strategy = b.pairs, b.pairs_by_strategy
@@ -397,7 +404,12 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
                          bands=bands, groups=len(groups), merged_entities=merged, synonym_links=links,
                          oversized_components=oversized, seconds=seconds, **scored)
     runs.finish(db, run_id, stats.model_dump_json())
-    return stats, sorted({g.canonical for g in groups}), model
+    return stats, _merged(groups), model
+
+
+def _merged(groups: list[Group]) -> tuple[list[str], list[str]]:
+    """The canonical ids of ``groups``, and every id in them."""
+    return sorted({g.canonical for g in groups}), sorted({m for g in groups for m in (g.canonical, *g.members)})
 
 
 def _needs_embeddings(cfg: ResolveConfig) -> bool:
