@@ -62,9 +62,10 @@ def embed(db: Database, cfg: EmbedConfig = EmbedConfig(), fastrp_dimensions: int
           on_batch: Callable[[int], None] = lambda n: None, ids: list[str] | None = None) -> EmbedStats:
     """Embed every entity whose text or model changed, then recompute the FastRP embeddings.
 
-    ``ids`` (an incremental resolve): look only at these entities, and recompute only the context
-    embeddings that they change (theirs and their neighbours', :func:`context_around`); the
-    topology-only ``fastrp`` of the rest of the graph is left as the last whole run wrote it.
+    ``ids`` (an incremental resolve, or a pass re-examining what the last one merged): look only at
+    these entities, and recompute only the context embeddings that they change (theirs and their
+    neighbours', :func:`context_around`); the topology-only ``fastrp`` of the rest of the graph is
+    left as the last whole run wrote it.
 
     Raises:
         ConfigError: the model cannot be loaded, or its dimension differs from the vector index.
