@@ -249,7 +249,7 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
     holders = load_ambiguity(db) if incremental and cfg.strategy in ENGINES else None
     vectors = VectorCache()
     for n in range(first, max(first, max_passes + collapse_run) + 1):
-        pass_id = base if n == 1 else f"{base}.{n}"
+        pass_id = _pass_id(base, n)
         only_collapse = collapse_run and n == 1
         whole = focus is None
         scope = focus
@@ -276,7 +276,7 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
             # So does it change the nearest names of the merged entities' name-alike candidates.
             focus = sorted({r["id"] for r in db.read("resolve_focus_neighbours", ids=focus)}
                            | {r["id"] for r in db.read("resolve_focus_partners", ids=moved, unknown=UNKNOWN_RULES,
-                                                       run_ids=[p.run_id for p in passes])})
+                                                       run_ids=[_pass_id(base, i) for i in range(1, n + 1)])})
     if cfg.strategy in ENGINES and cfg.mode == "merge+synonym":
         last = passes[-1].run_id
         linked = db.query("resolve_merge_same_as_review", run_id=last, decided_by="kgres resolve")[0]["linked"]
@@ -307,10 +307,15 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
         refused=_sum_dicts(p.refused for p in passes))
 
 
+def _pass_id(base: str, n: int) -> str:
+    """The run id of pass ``n`` of the resolve ``base``: ``base``, then ``base.2``, ``base.3`` ..."""
+    return base if n == 1 else f"{base}.{n}"
+
+
 def _model_of(db: Database, base: str, first: int) -> MatchModel | None:
     """The model an interrupted resolve's earlier scored passes used (resumed later passes reuse it)."""
     for n in range(1, first):
-        rows = db.read("resolve_model_of_run", run_id=base if n == 1 else f"{base}.{n}")
+        rows = db.read("resolve_model_of_run", run_id=_pass_id(base, n))
         if rows:
             return MatchModel.from_json(rows[0]["model_json"])
     return None
