@@ -4,7 +4,6 @@ naming the holder, takeover from a holder that died, and the CLI honouring it.""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys

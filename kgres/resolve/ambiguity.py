@@ -13,7 +13,7 @@ of it may mean different things. :mod:`kgres.score` then sends such a pair to re
 *dominant*: it has at least ``PRIOR_MARGIN`` times the mentions of all the others together (the
 popularity prior of entity linking: "Holmes" means Sherlock in a story about him).
 
-The table is built once per pass from the database (``resolve_ambiguity_holders``, one row per distinct
+The table is read once per pass from the database (``resolve_ambiguity_holders``, one row per distinct
 multi-word name), because ambiguity is a property of the whole graph: looked at inside one
 connected component, "Berners" seems to fit only the one "Berners" who happens to be there.
 """
@@ -71,7 +71,12 @@ class Ambiguity:
     """Holder groups of every short form in the graph (see the module docstring)."""
 
     def __init__(self, rows: Iterable[dict[str, Any]], same: SameFn) -> None:
-        self._holders: dict[tuple, Holders] = {}
+        # The names are only filed by key here; a key's holder groups are built (name comparisons)
+        # the first time a pair asks about it. A pass asks about few keys of the graph-wide table
+        # (an incremental run of 100 mentions into 20k: building them all took 0.7 s of its 4-5 s).
+        self._same = same
+        self._rows: dict[tuple, list[tuple[str, tuple[str, ...], int]]] = {}
+        self._holders: dict[tuple, Holders | None] = {}
         for r in sorted(rows, key=lambda r: (-r["mentions"], r["core"])):
             tokens = tuple(r["tokens"])
             if r["type"] == "PERSON" and any(w in QUALIFIERS for w in tokens):
@@ -82,7 +87,21 @@ class Ambiguity:
             if r.get("acronym") and r["acronym"] != r["core"]:
                 keys.add(("a", r["type"], r["acronym"]))
             for k in keys:
-                self._holders.setdefault(k, Holders()).add(r["core"], tokens, r["mentions"], same)
+                self._rows.setdefault(k, []).append((r["core"], tokens, r["mentions"]))
+
+    def _get(self, key: tuple | None) -> Holders | None:
+        """The holder groups of ``key`` (None: no multi-word name has it), built on first use."""
+        if key is None:
+            return None
+        if key not in self._holders:
+            rows = self._rows.get(key)
+            h = None
+            if rows:
+                h = Holders()
+                for core, tokens, mentions in rows:
+                    h.add(core, tokens, mentions, self._same)
+            self._holders[key] = h
+        return self._holders[key]
 
     @classmethod
     def load(cls, db: Database, same: SameFn) -> "Ambiguity":
@@ -91,8 +110,7 @@ class Ambiguity:
     def holders(self, tokens: tuple[str, ...], type_: str | None) -> list[list[str]]:
         """The holder groups (cores, most-mentioned group first) a short form could stand for; empty
         when ``tokens`` is not a short form or has fewer than two holder groups."""
-        key = _short_key(tokens, type_)
-        h = self._holders.get(key) if key else None
+        h = self._get(_short_key(tokens, type_))
         if h is None or len(h.groups) < 2:
             return []
         out: list[list[str]] = [[] for _ in h.groups]
@@ -110,7 +128,7 @@ class Ambiguity:
         if side is None:
             return None
         key, long_core = side
-        h = self._holders.get(key)
+        h = self._get(key)
         if h is None or a_core == b_core:
             return ShortFormVerdict(holders=len(h.groups) if h else 0, dominant_side=False)
         return ShortFormVerdict(holders=len(h.groups), dominant_side=h.member.get(long_core) == h.dominant)
@@ -122,7 +140,7 @@ class Ambiguity:
         if side is None:
             return None
         key, long_core = side
-        h = self._holders.get(key)
+        h = self._get(key)
         if h is None or len(h.groups) < 2:
             return None
         dom = h.dominant

@@ -253,10 +253,10 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
         only_collapse = collapse_run and n == 1
         whole = focus is None
         scope = focus
-        stats, (focus, moved), model = _one_pass(db, cfg, pass_id, parent=None if n == 1 else base, focus=focus,
-                                        on_step=lambda m, n=n: on_step(f"pass {n}: {m}"),
-                                        fastrp_dimensions=fastrp_dimensions, only_collapse=only_collapse,
-                                        model=model, incremental=incremental, ambiguity=holders, vectors=vectors)
+        stats, (focus, moved), model = _one_pass(
+            db, cfg, pass_id, parent=None if n == 1 else base, focus=focus,
+            on_step=lambda m, n=n: on_step(f"pass {n}: {m}"), fastrp_dimensions=fastrp_dimensions,
+            only_collapse=only_collapse, model=model, incremental=incremental, ambiguity=holders, vectors=vectors)
         passes.append(stats)
         if only_collapse:
             # the first scored pass looks at every entity, or (incremental) at the new ones, now
@@ -371,8 +371,8 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
         # A small focused pass of the match model re-embeds only what the last merges changed (the
         # merged entities and their neighbours are the focus): the model never reads the topology
         # FastRP that a whole recompute would refresh. Around a large focus, the projections page
-        # by page cost more than one over the graph (20k generated, 5.8k entities: 3k ids 10 s,
-        # the whole graph 3 s; 100 ids 1 s).
+        # by page cost more than one over the graph (20k generated, 5.8k entities: a focus of about
+        # 3k entities 10 s, the whole graph 3 s; 100 entities 1 s).
         around = incremental or (focus is not None and cfg.strategy == "default"
                                  and len(focus) <= AROUND_SHARE * before)
         timed("embed", lambda: embed(db, cfg.embed, fastrp_dimensions=fastrp_dimensions,

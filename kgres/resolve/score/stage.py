@@ -40,7 +40,6 @@ from kgres.resolve.score.sides import Semantic, Side
 from kgres.resolve.score.store import comparisons_of, pinned_model, store
 from kgres.resolve.score.training import ModelConfig
 
-PAIRS_PER_ENTITY = 10
 # The comparisons the constraints read (names, titles, numbers in names, types): a forbidden pair's
 # levels of these say why it was forbidden, not what a non-match looks like.
 CONSTRAINED = frozenset({"name", "short_form", "numbers", "type"})
@@ -89,21 +88,20 @@ class Candidates:
 
 
 def pages(db: Database, run_id: str, batch_size: int) -> Iterator[tuple[list[dict[str, Any]], "_Sides"]]:
-    """The unscored candidate pairs of ``run_id`` with what comparing them needs, in pages of
-    entities (about ``PAIRS_PER_ENTITY`` pairs each, so about ``batch_size`` pairs a page), each with
-    the Sides of its entities. The entities with unscored pairs come first from the run's edge index,
-    so that a run of a few pairs (an incremental resolve) costs its pairs, not the graph.
+    """The unscored candidate pairs of ``run_id`` with what comparing them needs, in pages of whole
+    entities' pairs (about ``batch_size`` pairs a page), each with the Sides of its entities. The
+    entities with unscored pairs and their pairs' ids come first from the run's edge index, so that a
+    run of a few pairs (an incremental resolve) costs its pairs, not the graph.
 
     Each row: ``a``, ``b``, ``rel`` (the pair's relationship), ``predicates`` between them
     (``resolve_score_page``); ``not_same_as``; the ``ego``, ``neighbour`` and ``structural`` cosines
     in [-1, 1] (None when a vector is missing) and ``same_chunk``, computed here from what
     :class:`_Sides` read once per entity, not per pair."""
-    sources = [r["id"] for r in db.read("resolve_score_sources", run_id=run_id)]
+    sources = db.read("resolve_score_sources", run_id=run_id)
     forbidden = not_same_as(db) if sources else set()
-    per_page = max(1, batch_size // PAIRS_PER_ENTITY)
     cache = _Sides()
-    for i in range(0, len(sources), per_page):
-        if page := db.read("resolve_score_page", _plain=True, run_id=run_id, ids=sources[i:i + per_page]):
+    for rels in _pages_of(sources, batch_size):
+        if page := db.read("resolve_score_page", _plain=True, run_id=run_id, rels=rels):
             sides = cache.load(db, sorted({r["a"] for r in page} | {r["b"] for r in page}))
             for r in page:
                 a, b = r["a"], r["b"]
@@ -111,6 +109,19 @@ def pages(db: Database, run_id: str, batch_size: int) -> Iterator[tuple[list[dic
                 r["ego"], r["neighbour"], r["structural"] = (sides.cosine(a, b, k) for k in range(len(VECTORS)))
                 r["same_chunk"] = sides.same_chunk(a, b)
             yield page, sides
+
+
+def _pages_of(sources: list[dict[str, Any]], batch_size: int) -> Iterator[list[str]]:
+    """The pairs of ``sources`` (``id``, ``rels``) in pages of whole entities, each page closed once
+    it holds ``batch_size`` pairs."""
+    page: list[str] = []
+    for r in sources:
+        page.extend(r["rels"])
+        if len(page) >= batch_size:
+            yield page
+            page = []
+    if page:
+        yield page
 
 
 def not_same_as(db: Database) -> set[tuple[str, str]]:
