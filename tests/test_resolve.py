@@ -464,6 +464,11 @@ def test_score_pages_compute_what_the_database_would(db, tmp_path, monkeypatch):
     sherlock, mycroft = sorted([_entity(db, "sh1"), _entity(db, "my1")])
     db.run("MATCH (a:Entity {id: $a}), (b:Entity {id: $b}) WHERE NOT EXISTS { (a)-[:CANDIDATE]-(b) } "
            "CREATE (a)-[:CANDIDATE {run_id: 'run-pages', methods: ['test']}]->(b)", a=sherlock, b=mycroft)
+    # another run's pairs between the same entities, and a pair already scored, are not read
+    db.run("MATCH (a)-[c:CANDIDATE {run_id: 'run-pages'}]->(b) CREATE (a)-[:CANDIDATE {run_id: 'run-other'}]->(b)")
+    scored = db.run("MATCH (a)-[c:CANDIDATE {run_id: 'run-pages'}]->(b) WHERE NOT (a.id = $a AND b.id = $b) "
+                    "WITH a, b, c ORDER BY a.id, b.id LIMIT 1 SET c.score = 0.5 RETURN a.id AS a, b.id AS b",
+                    a=sherlock, b=mycroft)[0]
     monkeypatch.setattr(stage, "SIDES_KEPT", 3)  # pages of a few pairs: most sides are evicted and read again
     pages = [page for page, _ in stage.pages(db, "run-pages", batch_size=4)]
     rows = [r for page in pages for r in page]
@@ -474,6 +479,8 @@ def test_score_pages_compute_what_the_database_would(db, tmp_path, monkeypatch):
         "2 * vector.similarity.cosine(a.embedding, b.embedding) - 1 AS ego, "
         "2 * vector.similarity.cosine(a.context_embedding, b.context_embedding) - 1 AS neighbour, "
         "EXISTS { (a)<-[:REFERS_TO]-(:Mention)-[:IN_CHUNK]->(:Chunk)<-[:IN_CHUNK]-(:Mention)-[:REFERS_TO]->(b) } AS same_chunk")}
+    expected.pop((scored["a"], scored["b"]))
+    assert len(rows) == len({(r["a"], r["b"]) for r in rows})
     assert {(r["a"], r["b"]) for r in rows} == set(expected)
     for r in rows:
         want = expected[(r["a"], r["b"])]
