@@ -4,8 +4,8 @@
 // resolve_score_sides, and the cosines and the shared chunk are computed from it in Python: read
 // per pair, the vectors cost more than the rest of the page together. Recorded NOT_SAME_AS
 // decisions are read once per stage (resolve_score_not_same_as). rel is the pair's relationship,
-// which resolve_score_write seeks again the same way. The run id and both ends are checked, so a
-// stale elementId never reads another pair.
+// which resolve_score_write seeks again the same way. The run and that the pair is unscored are
+// checked after the seek, so a stale elementId never reads another run's pair.
 // Params: $run_id string, $rels list<string>.
 UNWIND $rels AS rel
 MATCH ()-[c:CANDIDATE]->()
