@@ -12,7 +12,7 @@ from kgres import ingest as ingest_stage
 from kgres import schema
 from kgres.cli import App, json_option, main, writes
 from kgres.cli.resolve import print_resolve, resolve_config
-from kgres.resolve import resolve
+from kgres.resolve import preload, resolve
 
 
 @main.command("init")
@@ -107,6 +107,8 @@ def ingest_cmd(app: App, fmt: str, path: Path, source: str | None, batch_size: i
         kgres ingest jsonl today.jsonl --resolve --json | jq .resolve.merged_entities
     """
     cfg = resolve_config(app) if then_resolve else None  # bad settings fail before anything is written
+    if cfg is not None:
+        preload(cfg)  # the embedding model loads while the import writes (a cold load is about 8 s)
     schema.init(app.db, app.settings.schema_)
     progress = Progress(TextColumn("{task.description:<10}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                         console=app.err, transient=True)

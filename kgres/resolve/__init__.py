@@ -8,6 +8,6 @@ measured against.
 """
 
 from kgres.resolve.pipeline import (MODES, STRATEGIES, ResolveConfig, ResolveMode, ResolveStats, ResolveStrategy,
-                                    resolve)
+                                    preload, resolve)
 
-__all__ = ["MODES", "STRATEGIES", "ResolveConfig", "ResolveMode", "ResolveStats", "ResolveStrategy", "resolve"]
+__all__ = ["MODES", "STRATEGIES", "ResolveConfig", "ResolveMode", "ResolveStats", "ResolveStrategy", "preload", "resolve"]

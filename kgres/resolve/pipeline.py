@@ -231,8 +231,7 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
     focused on what the previous one merged (and, in a whole resolve, on those entities'
     neighbours), until one merges nothing; a whole resolve ends with one pass over every entity, an
     incremental one (``focus`` = the new entities) does not."""
-    if _needs_embeddings(cfg):
-        preload_encoder(cfg.embed)  # the model loads while normalize and collapse wait on Neo4j
+    preload(cfg)  # the model loads while normalize and collapse wait on Neo4j
     before = db.count("Entity")
     passes: list[ResolveStats] = []
     max_passes = cfg.max_passes if cfg.strategy in ENGINES and cfg.mode != "synonym" else 1
@@ -425,6 +424,14 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
 def _merged(groups: list[Group]) -> tuple[list[str], list[str]]:
     """The canonical ids of ``groups``, and every id in them."""
     return sorted({g.canonical for g in groups}), sorted({m for g in groups for m in (g.canonical, *g.members)})
+
+
+def preload(cfg: ResolveConfig) -> None:
+    """Begin loading, in the background, the local embedding model a resolve with ``cfg`` needs
+    (nothing when it needs none), so that loading it overlaps work that waits on Neo4j; a failure is
+    raised where the model is used."""
+    if _needs_embeddings(cfg):
+        preload_encoder(cfg.embed)
 
 
 def _needs_embeddings(cfg: ResolveConfig) -> bool:
