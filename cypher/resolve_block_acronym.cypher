@@ -2,7 +2,8 @@
 // and with those whose acronym key equals its core key ("Large Language Models" -> "llm" <- "LLMs"),
 // both ways, so that a new "LLMs" finds the resolved "Large Language Models" as well as the reverse.
 // At most $k per entity and direction.
-// Params: $ids list<string>, $k int, $run_id string.
+// Returns each pair once, smaller id first (kgres.resolve.block collects and writes them).
+// Params: $ids list<string>, $k int.
 UNWIND $ids AS id
 MATCH (e:Entity {id: id})
 WHERE e.key_core IS NOT NULL
@@ -16,12 +17,4 @@ CALL (e) {
   RETURN o ORDER BY o.id LIMIT $k
 }
 WITH DISTINCT CASE WHEN e.id < o.id THEN e ELSE o END AS a, CASE WHEN e.id < o.id THEN o ELSE e END AS b
-CALL (a, b) {
-  // One edge per pair and run. Not MERGE, nor a MATCH on run_id: the planner may seek the run_id
-  // index for every row (quadratic as the run's edges grow); a pattern comprehension expands
-  // between the two bound nodes only.
-  WITH a, b, [o IN [(a)-[old:CANDIDATE]->(b) | old] WHERE o.run_id = $run_id] AS olds
-  FOREACH (_ IN CASE WHEN size(olds) = 0 THEN [1] ELSE [] END |
-    CREATE (a)-[:CANDIDATE {run_id: $run_id, methods: ['acronym']}]->(b))
-  FOREACH (old IN [o IN olds WHERE NOT 'acronym' IN o.methods] | SET old.methods = old.methods + 'acronym')
-}
+RETURN a.id AS a, b.id AS b

@@ -1,7 +1,7 @@
 // resolve_block_exact: pair each Entity in $ids with others sharing its normalised core key (any type:
-// one name typed two ways is a candidate). At most $k per entity. One CANDIDATE per pair and run,
-// directed from the smaller id; `methods` lists every strategy that proposed it.
-// Params: $ids list<string>, $k int, $run_id string.
+// one name typed two ways is a candidate). At most $k per entity.
+// Returns each pair once, smaller id first (kgres.resolve.block collects and writes them).
+// Params: $ids list<string>, $k int.
 UNWIND $ids AS id
 MATCH (e:Entity {id: id})
 WHERE e.key_core IS NOT NULL
@@ -11,12 +11,4 @@ CALL (e) {
   RETURN o ORDER BY o.id LIMIT $k
 }
 WITH DISTINCT CASE WHEN e.id < o.id THEN e ELSE o END AS a, CASE WHEN e.id < o.id THEN o ELSE e END AS b
-CALL (a, b) {
-  // One edge per pair and run. Not MERGE, nor a MATCH on run_id: the planner may seek the run_id
-  // index for every row (quadratic as the run's edges grow); a pattern comprehension expands
-  // between the two bound nodes only.
-  WITH a, b, [o IN [(a)-[old:CANDIDATE]->(b) | old] WHERE o.run_id = $run_id] AS olds
-  FOREACH (_ IN CASE WHEN size(olds) = 0 THEN [1] ELSE [] END |
-    CREATE (a)-[:CANDIDATE {run_id: $run_id, methods: ['exact']}]->(b))
-  FOREACH (old IN [o IN olds WHERE NOT 'exact' IN o.methods] | SET old.methods = old.methods + 'exact')
-}
+RETURN a.id AS a, b.id AS b

@@ -3,7 +3,8 @@
 // neighbours with each, Jaccard over distinct neighbours at least $cutoff, both with at least two
 // neighbours (GDS degreeCutoff 2), the $k most similar per entity. Neighbours with more than
 // $max_degree neighbours of their own (hubs) are not walked through: they say little about identity.
-// Params: $ids list<string>, $k int, $cutoff float, $max_degree int, $run_id string.
+// Returns each pair once, smaller id first (kgres.resolve.block collects and writes them).
+// Params: $ids list<string>, $k int, $cutoff float, $max_degree int.
 UNWIND $ids AS id
 MATCH (x:Entity {id: id})
 WITH x, apoc.coll.toSet([(x)-[:RELATED]-(n:Entity) | n]) AS nx
@@ -21,12 +22,4 @@ CALL (x, nx) {
   RETURN y ORDER BY jaccard DESC, y.id LIMIT $k
 }
 WITH DISTINCT CASE WHEN x.id < y.id THEN x ELSE y END AS a, CASE WHEN x.id < y.id THEN y ELSE x END AS b
-CALL (a, b) {
-  // One edge per pair and run. Not MERGE, nor a MATCH on run_id: the planner may seek the run_id
-  // index for every row (quadratic as the run's edges grow); a pattern comprehension expands
-  // between the two bound nodes only.
-  WITH a, b, [o IN [(a)-[old:CANDIDATE]->(b) | old] WHERE o.run_id = $run_id] AS olds
-  FOREACH (_ IN CASE WHEN size(olds) = 0 THEN [1] ELSE [] END |
-    CREATE (a)-[:CANDIDATE {run_id: $run_id, methods: ['structural']}]->(b))
-  FOREACH (old IN [o IN olds WHERE NOT 'structural' IN o.methods] | SET old.methods = old.methods + 'structural')
-}
+RETURN a.id AS a, b.id AS b

@@ -1,7 +1,7 @@
 // resolve_score_page: a page of a run's unscored CANDIDATE pairs, sought by relationship elementId
-// ($rels, from resolve_score_sources), with the predicates between the two. What comparing needs
-// about each entity (names, neighbours, vectors, chunks) comes once per entity from
-// resolve_score_sides, and the cosines and the shared chunk are computed from it in Python: read
+// ($rels, from resolve_score_sources). What comparing needs about each entity (names, neighbours
+// and the predicates to them, vectors, chunks) comes once per entity from resolve_score_sides, and
+// the cosines, the shared chunk and the predicates between the two are computed from it: read
 // per pair, the vectors cost more than the rest of the page together. Recorded NOT_SAME_AS
 // decisions are read once per stage (resolve_score_not_same_as). rel is the pair's relationship,
 // which resolve_score_write seeks again the same way. The run and that the pair is unscored are
@@ -14,4 +14,4 @@ WITH c, rel
 WHERE c.run_id = $run_id AND c.score IS NULL
 WITH startNode(c) AS a, endNode(c) AS b, rel
 WHERE a:Entity AND b:Entity
-RETURN a.id AS a, b.id AS b, rel, [(a)-[r:RELATED]-(b) | r.predicate] AS predicates
+RETURN a.id AS a, b.id AS b, rel

@@ -1,6 +1,7 @@
 // resolve_score_sides: what kgres.score.compare needs about each entity of a page of pairs, once per entity.
 // attributes (mentions' attributes_json) carry identifiers (ORCID, Wikidata id...). Each neighbour
-// comes as [id, "TYPE|name key"]: two unmerged duplicates usually have neighbours that are
+// comes as [id, "TYPE|name key", predicate], once per RELATED edge (the predicates between the two
+// sides of a pair are cannot-link evidence): two unmerged duplicates usually have neighbours that are
 // themselves unmerged duplicates, so the typed form overlaps where ids do not. RELATED joins
 // Entities only, so the neighbour carries no label (nothing for the planner to scan by).
 // The vectors (null when missing) and the ids of the chunks its mentions are in give the pair's
@@ -10,5 +11,5 @@ UNWIND $ids AS id
 MATCH (e:Entity {id: id})
 RETURN e {.id, .name, .embedding, .context_embedding, .fastrp, .description, .mention_count, .aliases, .key_core, .key_tokens, .key_acronym, .key_numbers, .key_gender, .key_title, .norm_type,
           attributes: [(e)<-[:REFERS_TO]-(m:Mention) WHERE m.attributes_json IS NOT NULL | m.attributes_json][0..20],
-          nbrs: [(e)-[:RELATED]-(n) | [n.id, coalesce(n.norm_type, '') + '|' + coalesce(n.key_core, '')]],
+          nbrs: [(e)-[r:RELATED]-(n) | [n.id, coalesce(n.norm_type, '') + '|' + coalesce(n.key_core, ''), r.predicate]],
           chunks: [(e)<-[:REFERS_TO]-(:Mention)-[:IN_CHUNK]->(c:Chunk) | c.id]} AS e

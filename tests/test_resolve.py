@@ -443,9 +443,10 @@ def test_a_resolve_interrupted_mid_merge_resumes_to_the_uninterrupted_result(db,
 
 
 def test_score_pages_compute_what_the_database_would(db, tmp_path, monkeypatch):
-    """The cosines and same-chunk flag computed from each entity's sides (read once, kept across
-    pages, evicted beyond SIDES_KEPT) equal Neo4j's per-pair answers, and a NOT_SAME_AS recorded
-    between two mentions' first entities still separates the entities they are in after a merge."""
+    """The cosines, same-chunk flag and predicates between computed from each entity's sides (read
+    once, kept across pages, evicted beyond SIDES_KEPT) equal Neo4j's per-pair answers, and a
+    NOT_SAME_AS recorded between two mentions' first entities still separates the entities they are
+    in after a merge. Pages of pairs held in memory compute the same rows."""
     from kgres.resolve.block import block
     from kgres.resolve.cluster import Evidence, Group
     from kgres.resolve.score import stage
@@ -464,6 +465,8 @@ def test_score_pages_compute_what_the_database_would(db, tmp_path, monkeypatch):
     sherlock, mycroft = sorted([_entity(db, "sh1"), _entity(db, "my1")])
     db.run("MATCH (a:Entity {id: $a}), (b:Entity {id: $b}) WHERE NOT EXISTS { (a)-[:CANDIDATE]-(b) } "
            "CREATE (a)-[:CANDIDATE {run_id: 'run-pages', methods: ['test']}]->(b)", a=sherlock, b=mycroft)
+    db.run("MATCH (a:Entity {id: $a}), (b:Entity {id: $b}) CREATE (b)-[:RELATED {predicate: 'BROTHER_OF'}]->(a), "
+           "(a)-[:RELATED {predicate: 'KNOWS'}]->(b)", a=sherlock, b=mycroft)
     # another run's pairs between the same entities, and a pair already scored, are not read
     db.run("MATCH (a)-[c:CANDIDATE {run_id: 'run-pages'}]->(b) CREATE (a)-[:CANDIDATE {run_id: 'run-other'}]->(b)")
     scored = db.run("MATCH (a)-[c:CANDIDATE {run_id: 'run-pages'}]->(b) WHERE NOT (a.id = $a AND b.id = $b) "
@@ -478,17 +481,62 @@ def test_score_pages_compute_what_the_database_would(db, tmp_path, monkeypatch):
         "MATCH (a:Entity)-[c:CANDIDATE {run_id: 'run-pages'}]->(b:Entity) RETURN a.id AS a, b.id AS b, "
         "2 * vector.similarity.cosine(a.embedding, b.embedding) - 1 AS ego, "
         "2 * vector.similarity.cosine(a.context_embedding, b.context_embedding) - 1 AS neighbour, "
-        "EXISTS { (a)<-[:REFERS_TO]-(:Mention)-[:IN_CHUNK]->(:Chunk)<-[:IN_CHUNK]-(:Mention)-[:REFERS_TO]->(b) } AS same_chunk")}
+        "EXISTS { (a)<-[:REFERS_TO]-(:Mention)-[:IN_CHUNK]->(:Chunk)<-[:IN_CHUNK]-(:Mention)-[:REFERS_TO]->(b) } AS same_chunk, "
+        "[(a)-[r:RELATED]-(b) | r.predicate] AS predicates")}
     expected.pop((scored["a"], scored["b"]))
     assert len(rows) == len({(r["a"], r["b"]) for r in rows})
     assert {(r["a"], r["b"]) for r in rows} == set(expected)
     for r in rows:
         want = expected[(r["a"], r["b"])]
         assert r["same_chunk"] == want["same_chunk"]
+        assert sorted(r["predicates"]) == sorted(want["predicates"])
         for k in ("ego", "neighbour"):
             assert (r[k] is None) == (want[k] is None) and (r[k] is None or abs(r[k] - want[k]) < 1e-5), (k, r, want)
     assert {(r["a"], r["b"]) for r in rows if r["not_same_as"]} == {(sherlock, mycroft)}
+    assert {(r["a"], r["b"]) for r in rows if r["predicates"]} == {(sherlock, mycroft)}
     assert any(r["same_chunk"] for r in rows) and any(not r["same_chunk"] for r in rows)
+    in_memory = [page for page, _ in stage.pair_pages(db, sorted((r["a"], r["b"]) for r in rows), batch_size=4)]
+    assert len(in_memory) > 2
+    assert all(len({r["a"] for r in page} & {r["a"] for r in other}) == 0  # whole entities a page
+               for i, page in enumerate(in_memory) for other in in_memory[i + 1:])
+    assert sorted(({k: v for k, v in r.items() if k != "rel"} for r in rows), key=lambda r: (r["a"], r["b"])) == \
+        [r for page in in_memory for r in page]
+
+
+def test_pairs_scored_in_memory_are_written_as_the_database_path_scores_them(db, tmp_path):
+    """A pass of the match model keeps its pairs in Python (propose, score_pairs) and writes each
+    once: the edges carry what blocking, then scoring through the database, writes for the same
+    pairs with the same model, and the outcomes clustering reads are what the edges say."""
+    import json
+
+    from kgres.resolve.block import block, propose
+    from kgres.resolve.score.stage import load_ambiguity, score_model, score_pairs
+
+    ingest.ingest(db, "jsonl", fixture(tmp_path))
+    normalize(db)
+    embed(db)
+    block(db, "run-db")
+    _, model = score_model(db, "run-db", ambiguity=load_ambiguity(db))
+    proposed = propose(db)
+    db.run("MATCH (e:Entity) WITH e ORDER BY e.id LIMIT 1 "
+           "CREATE (e)-[:CANDIDATE {run_id: 'run-mem', methods: ['left by an interrupted pass']}]->(e)")
+    stats, _, outcomes = score_pairs(db, "run-mem", proposed, ambiguity=load_ambiguity(db), model=model)
+
+    def edges(run_id):
+        return {(r["a"], r["b"]): r["c"] for r in db.run(
+            "MATCH (a:Entity)-[c:CANDIDATE {run_id: $run}]->(b:Entity) "
+            "RETURN a.id AS a, b.id AS b, c {.methods, .score, .band, .match_weight, .name_rule, .cannot_link, "
+            ".signals_json} AS c", run=run_id)}
+
+    through_db, in_memory = edges("run-db"), edges("run-mem")
+    assert len(in_memory) == len(proposed) == stats.scored > 10
+    assert in_memory == through_db
+    assert {b for b, n in stats.bands.items() if n} >= {"auto", "reject"}
+    assert {(o["a"], o["b"]): (o["p"], o["band"], o["name_rule"], o["vetoed"], o["capped"], o["signals"])
+            for o in outcomes} == {
+        p: (c["score"], c["band"], c["name_rule"], c["cannot_link"] is not None,
+            "capped" in json.loads(c["signals_json"]), c["signals_json"] if c["band"] == "auto" else None)
+        for p, c in in_memory.items()}
 
 
 def _entity(db, source_key: str) -> str:

@@ -109,7 +109,7 @@ class Crash(Exception):
     pass
 
 
-@pytest.mark.parametrize("stage", ["refresh", "resolve_score_write"])
+@pytest.mark.parametrize("stage", ["refresh", "resolve_score_create"])
 def test_an_interrupted_resolve_is_finished_by_the_next(db, tmp_path, monkeypatch, stage):
     path = fixture(tmp_path)
     ingest.ingest(db, "jsonl", path)
@@ -123,13 +123,14 @@ def test_an_interrupted_resolve_is_finished_by_the_next(db, tmp_path, monkeypatc
         def boom(*a, **k):
             raise Crash()
         monkeypatch.setattr(merge, "refresh", boom)
-    else:                    # killed while scoring
+    else:                    # killed once a page of scored pairs was written
         real_write = type(db).write
 
         def write(self, name, **params):
+            out = real_write(self, name, **params)
             if name == stage:
                 raise Crash()
-            return real_write(self, name, **params)
+            return out
         monkeypatch.setattr(type(db), "write", write)
     with pytest.raises(Crash):
         resolve(db, run_id="reference")
@@ -141,6 +142,8 @@ def test_an_interrupted_resolve_is_finished_by_the_next(db, tmp_path, monkeypatc
     assert (groups(db), _entity_layer(db)) == expected
     assert_decisions_recorded(db)
     assert db.run("MATCH (r:ResolutionRun {status: 'running'}) RETURN count(r) AS n")[0]["n"] == 0
+    assert db.run("MATCH (a)-[c:CANDIDATE]->(b) WITH a, b, c.run_id AS run, count(*) AS n WHERE n > 1 "
+                  "RETURN count(*) AS twice")[0]["twice"] == 0  # the redone pass wrote each pair once
 
 
 def _entity_layer(db):

@@ -23,15 +23,18 @@ Strategies (each a ``cypher/block_<name>.cypher`` file), combinable:
   read once and compared in one matrix product (numpy); in Cypher every entity re-read every
   member's embedding (~10^8 property reads, an hour, at 100k mentions).
 
-Each writes at most ``k`` ``CANDIDATE`` edges per entity and strategy, one edge per pair and run;
-``methods`` on the edge lists every strategy that proposed the pair. Semantic and k-means blocking
-need the ``embed`` stage to have run (entities without an embedding are skipped).
+Each proposes at most ``k`` pairs per entity; :func:`propose` collects them in Python (a pair
+remembers every strategy that proposed it), and a pass of the match model keeps them there until
+each is written once, scored. :func:`block` writes them unscored as ``CANDIDATE`` edges, one per
+pair and run, ``methods`` listing the strategies (the rule scorer and ``kgres model train`` read
+them back). Semantic and k-means blocking need the ``embed`` stage to have run (entities without an
+embedding are skipped).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Literal
 
 import numpy as np
@@ -66,10 +69,49 @@ class BlockStats(BaseModel):
     pairs: int
 
 
+class Proposals(dict[tuple[str, str], list[str]]):
+    """Candidate pairs (smaller id first) and the strategies that proposed each, in the order of
+    ``BlockConfig.strategies``. A pass of the match model scores them in memory and writes each
+    pair once, with its outcome (:func:`kgres.resolve.score.stage.score_pairs`); :func:`block`
+    writes them unscored."""
+
+    def add(self, pairs: Iterable[tuple[str, str]], method: str) -> None:
+        for a, b in pairs:
+            methods = self.setdefault((a, b) if a < b else (b, a), [])
+            if method not in methods:
+                methods.append(method)
+
+    def by_strategy(self) -> dict[str, int]:
+        """Pairs per strategy (a pair two strategies proposed counts in both)."""
+        out: dict[str, int] = {}
+        for methods in self.values():
+            for m in methods:
+                out[m] = out.get(m, 0) + 1
+        return dict(sorted(out.items()))
+
+    def ordered(self, strategies: Sequence[str]) -> "Proposals":
+        """The same pairs in id order, each one's methods in the order of ``strategies``."""
+        rank = {s: i for i, s in enumerate(strategies)}
+        return Proposals((p, sorted(self[p], key=lambda m: rank.get(m, len(rank)))) for p in sorted(self))
+
+
 def block(db: Database, run_id: str, cfg: BlockConfig = BlockConfig(),
           on_batch: Callable[[int], None] = lambda n: None, focus: list[str] | None = None,
           incremental: bool = False, vectors: VectorCache | None = None) -> BlockStats:
-    """Write CANDIDATE edges for ``run_id``; idempotent (MERGE per pair and run).
+    """Write :func:`propose`'s pairs as unscored CANDIDATE edges of ``run_id``; idempotent (one edge
+    per pair and run). Arguments as :func:`propose`."""
+    pairs = propose(db, cfg, on_batch, focus, incremental, vectors)
+    rows = [[a, b, methods] for (a, b), methods in pairs.items()]
+    for i in range(0, len(rows), 5000):
+        db.write("resolve_block_pairs", pairs=rows[i:i + 5000], run_id=run_id)
+    return BlockStats(run_id=run_id, pairs_by_strategy=pairs.by_strategy(), pairs=len(pairs))
+
+
+def propose(db: Database, cfg: BlockConfig = BlockConfig(), on_batch: Callable[[int], None] = lambda n: None,
+            focus: list[str] | None = None, incremental: bool = False,
+            vectors: VectorCache | None = None) -> Proposals:
+    """The candidate pairs of every strategy of ``cfg``, in id order; the database is only read
+    (and the full-text index rebuilt).
 
     ``focus``: block only these entities (a later pass re-examines what the previous one merged).
     ``incremental`` (with ``focus``: new entities joining a resolved graph): work in proportion to
@@ -79,20 +121,21 @@ def block(db: Database, run_id: str, cfg: BlockConfig = BlockConfig(),
     ``vectors``: the embeddings the passes of one resolve share for exact semantic pairs (default:
     read them all now).
     """
+    out = Proposals()
     walk = incremental and focus is not None
     if "lexical" in cfg.strategies and not walk:
         reindex_names(db)
     if "structural" in cfg.strategies and walk:
         for i in range(0, len(focus), cfg.batch_size):
-            db.write("resolve_block_structural_focus", ids=focus[i:i + cfg.batch_size], k=cfg.k,
-                     cutoff=cfg.structural_cutoff, max_degree=HUB_DEGREE, run_id=run_id)
+            out.add(_pairs(db.read("resolve_block_structural_focus", _plain=True, ids=focus[i:i + cfg.batch_size],
+                                   k=cfg.k, cutoff=cfg.structural_cutoff, max_degree=HUB_DEGREE)), "structural")
     if ("structural" in cfg.strategies and not walk) or "kmeans" in cfg.strategies:
-        _graph_wide(db, run_id, cfg if not walk else cfg.model_copy(update={"strategies": tuple(
+        _graph_wide(db, out, cfg if not walk else cfg.model_copy(update={"strategies": tuple(
             s for s in cfg.strategies if s != "structural")}), focus)
     if "kmeans" in cfg.strategies:
-        _kmeans_pairs(db, run_id, cfg.k, focus)
+        _kmeans_pairs(db, out, cfg.k, focus)
     if "attributes" in cfg.strategies:
-        _attribute_pairs(db, run_id, cfg.k, cfg.max_value_share, focus)
+        _attribute_pairs(db, out, cfg.k, cfg.max_value_share, focus)
     per_entity = [s for s in cfg.strategies if s in PER_ENTITY]
     exact_semantic = "semantic" in per_entity and not walk and db.count("Entity") <= cfg.semantic_exact_max
     if exact_semantic:
@@ -101,13 +144,16 @@ def block(db: Database, run_id: str, cfg: BlockConfig = BlockConfig(),
         focus[i:i + cfg.batch_size] for i in range(0, len(focus), cfg.batch_size))
     for ids in pages:
         for strategy in per_entity:
-            db.write(f"resolve_block_{strategy}", ids=ids, k=cfg.k, run_id=run_id, min_cosine=cfg.min_cosine)
+            out.add(_pairs(db.read(f"resolve_block_{strategy}", _plain=True, ids=ids, k=cfg.k,
+                                   min_cosine=cfg.min_cosine)), strategy)
         on_batch(len(ids))
     if exact_semantic:
-        _semantic_pairs(db, run_id, cfg.k, cfg.min_cosine, focus, vectors or VectorCache())
-    by = {r["method"]: r["pairs"] for r in db.read("resolve_block_count", run_id=run_id)}
-    total = db.read("resolve_block_total", run_id=run_id)[0]["pairs"]
-    return BlockStats(run_id=run_id, pairs_by_strategy=by, pairs=total)
+        _semantic_pairs(db, out, cfg.k, cfg.min_cosine, focus, vectors or VectorCache())
+    return out.ordered(cfg.strategies)
+
+
+def _pairs(rows: list[dict[str, str]]) -> Iterator[tuple[str, str]]:
+    return ((r["a"], r["b"]) for r in rows)
 
 
 def reindex_names(db: Database, timeout_s: int = 600) -> None:
@@ -119,27 +165,27 @@ def reindex_names(db: Database, timeout_s: int = 600) -> None:
     db.script("resolve_block_lexical_reindex", timeout_s=timeout_s)
 
 
-def _graph_wide(db: Database, run_id: str, cfg: BlockConfig, focus: list[str] | None) -> None:
+def _graph_wide(db: Database, out: Proposals, cfg: BlockConfig, focus: list[str] | None) -> None:
     """Structural pairs and k-means block assignment: one GDS projection for the whole graph."""
     with projection(db, "resolve_block_project", "block", with_embedding="kmeans" in cfg.strategies) as graph:
         if not graph.nodes:  # an empty graph: nothing to compare
             return
         if "structural" in cfg.strategies:
-            db.write("resolve_block_structural", graph=graph.name, k=cfg.k, cutoff=cfg.structural_cutoff,
-                     focus=focus, run_id=run_id)
+            out.add(_pairs(db.query("resolve_block_structural", graph=graph.name, k=cfg.k,
+                                    cutoff=cfg.structural_cutoff, focus=focus)), "structural")
         if "kmeans" in cfg.strategies:
             db.query("resolve_block_kmeans_assign", graph=graph.name, k=kmeans_k(graph.nodes), seed=cfg.kmeans_seed)
 
 
-def _kmeans_pairs(db: Database, run_id: str, k: int, focus: list[str] | None) -> None:
+def _kmeans_pairs(db: Database, out: Proposals, k: int, focus: list[str] | None) -> None:
     """Pair each entity (of ``focus``, if given) with the ``k`` members of its k-means block closest by
-    text embedding cosine, ties by id (as ``ORDER BY cosine DESC, id``), and write the pairs."""
+    text embedding cosine, ties by id (as ``ORDER BY cosine DESC, id``), into ``out``."""
     for block_row in db.read("resolve_block_kmeans_blocks", _plain=True):
         if block_row["size"] < 2:
             continue
         rows = db.read("resolve_block_kmeans_members", _plain=True, block=block_row["block"])
         vectors = np.asarray([r["embedding"] for r in rows], dtype=np.float32)
-        _write_pairs(db, _closest([r["id"] for r in rows], vectors, k, -np.inf, focus), "kmeans", run_id)
+        out.add(_closest([r["id"] for r in rows], vectors, k, -np.inf, focus), "kmeans")
 
 
 class VectorCache:
@@ -165,14 +211,14 @@ class VectorCache:
         return ids, np.stack([self._held[i][1] for i in ids]) if ids else None
 
 
-def _semantic_pairs(db: Database, run_id: str, k: int, min_cosine: float, focus: list[str] | None,
+def _semantic_pairs(db: Database, out: Proposals, k: int, min_cosine: float, focus: list[str] | None,
                     cache: VectorCache) -> None:
     """Pair each entity (of ``focus``, if given) with its ``k`` nearest entities by text embedding
     whose cosine is at least ``min_cosine``, ties by id (as ``resolve_block_semantic`` orders the
-    vector index's answers), computed exactly, and write the pairs."""
+    vector index's answers), computed exactly, into ``out``."""
     ids, vectors = cache.vectors(db)
     if len(ids) >= 2:
-        _write_pairs(db, _closest(ids, vectors, k, min_cosine, focus), "semantic", run_id)
+        out.add(_closest(ids, vectors, k, min_cosine, focus), "semantic")
 
 
 def _closest(ids: list[str], vectors: np.ndarray, k: int, floor: float,
@@ -212,13 +258,7 @@ def _nearest(sims: np.ndarray, rows: np.ndarray, k: int, floor: float) -> Iterat
     return zip(rows[r[keep]].tolist(), c[keep].tolist())
 
 
-def _write_pairs(db: Database, pairs: set[tuple[str, str]], method: str, run_id: str) -> None:
-    ordered = sorted(pairs)
-    for i in range(0, len(ordered), 5000):
-        db.write("resolve_block_pairs", pairs=[list(p) for p in ordered[i:i + 5000]], method=method, run_id=run_id)
-
-
-def _attribute_pairs(db: Database, run_id: str, k: int, max_share: int, focus: list[str] | None) -> None:
+def _attribute_pairs(db: Database, out: Proposals, k: int, max_share: int, focus: list[str] | None) -> None:
     """Pair each entity (of ``focus``, if given) with the ``k`` entities that share the most, and the
     rarest, attribute values with it (a date of birth, a postcode, an email, a phone number: each
     value scores log(N / entities carrying it)); values that more than ``max_share`` entities carry
@@ -259,7 +299,7 @@ def _attribute_pairs(db: Database, run_id: str, k: int, max_share: int, focus: l
                     scores[j] = scores.get(j, 0.0) + weight
         for j in sorted(scores, key=lambda j: (-scores[j], j))[:k]:
             pairs.add((min(ids[i], ids[j]), max(ids[i], ids[j])))
-    _write_pairs(db, pairs, "attributes", run_id)
+    out.add(pairs, "attributes")
 
 
 def kmeans_k(entities: int) -> int:

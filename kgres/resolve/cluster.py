@@ -276,12 +276,6 @@ class ClusterStats(BaseModel):
     groups: int
 
 
-def cluster_scored(db: Database, run_id: str, cfg: ClusterConfig = ClusterConfig(),
-                   batch_ids: int = 2000) -> tuple[list[Group], ClusterStats]:
-    """Groups from ``run_id``'s scored pairs (:func:`cluster_rows`)."""
-    return cluster_rows(db, db.stream("resolve_cluster_scored", _plain=True, run_id=run_id), cfg, batch_ids=batch_ids)
-
-
 def cluster_rows(db: Database, rows: Iterable[dict[str, Any]], cfg: ClusterConfig = ClusterConfig(),
                  sides_query: str = "resolve_cluster_sides", batch_ids: int = 2000) -> tuple[list[Group], ClusterStats]:
     """Groups from scored pairs (``a``, ``b``, ``p``, ``band``, ``name_rule``, ``vetoed``, ``capped``,

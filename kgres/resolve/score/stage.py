@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -93,22 +93,47 @@ def pages(db: Database, run_id: str, batch_size: int) -> Iterator[tuple[list[dic
     entities with unscored pairs and their pairs' ids come first from the run's edge index, so that a
     run of a few pairs (an incremental resolve) costs its pairs, not the graph.
 
-    Each row: ``a``, ``b``, ``rel`` (the pair's relationship), ``predicates`` between them
-    (``resolve_score_page``); ``not_same_as``; the ``ego``, ``neighbour`` and ``structural`` cosines
-    in [-1, 1] (None when a vector is missing) and ``same_chunk``, computed here from what
-    :class:`_Sides` read once per entity, not per pair."""
-    sources = db.read("resolve_score_sources", run_id=run_id)
+    Each row: ``a``, ``b``, ``rel`` (the pair's relationship, ``resolve_score_page``) and what
+    :func:`_complete` adds."""
+    sources = db.read("resolve_score_sources", _plain=True, run_id=run_id)
     forbidden = not_same_as(db) if sources else set()
     cache = _Sides()
     for rels in _pages_of(sources, batch_size):
         if page := db.read("resolve_score_page", _plain=True, run_id=run_id, rels=rels):
-            sides = cache.load(db, sorted({r["a"] for r in page} | {r["b"] for r in page}))
-            for r in page:
-                a, b = r["a"], r["b"]
-                r["not_same_as"] = (a, b) in forbidden
-                r["ego"], r["neighbour"], r["structural"] = (sides.cosine(a, b, k) for k in range(len(VECTORS)))
-                r["same_chunk"] = sides.same_chunk(a, b)
-            yield page, sides
+            yield _complete(page, cache, db, forbidden)
+
+
+def pair_pages(db: Database, pairs: Iterable[tuple[str, str]], batch_size: int
+               ) -> Iterator[tuple[list[dict[str, Any]], "_Sides"]]:
+    """:func:`pages` for pairs held in memory (``a`` < ``b``, sorted): pages of whole entities'
+    pairs, each row ``a``, ``b`` and what :func:`_complete` adds. Only the sides are read."""
+    forbidden: set[tuple[str, str]] | None = None
+    cache = _Sides()
+    page: list[dict[str, Any]] = []
+    for a, b in pairs:
+        if len(page) >= batch_size and page[-1]["a"] != a:
+            forbidden = not_same_as(db) if forbidden is None else forbidden
+            yield _complete(page, cache, db, forbidden)
+            page = []
+        page.append({"a": a, "b": b})
+    if page:
+        yield _complete(page, cache, db, not_same_as(db) if forbidden is None else forbidden)
+
+
+def _complete(page: list[dict[str, Any]], cache: "_Sides", db: Database,
+              forbidden: set[tuple[str, str]]) -> tuple[list[dict[str, Any]], "_Sides"]:
+    """Add to each row of ``page`` what comparing needs beyond the two Sides, computed from what
+    :class:`_Sides` read once per entity, not per pair: ``predicates`` between the two;
+    ``not_same_as``; the ``ego``, ``neighbour`` and ``structural`` cosines in [-1, 1] (None when a
+    vector is missing) and ``same_chunk``."""
+    sides = cache.load(db, sorted({r["a"] for r in page} | {r["b"] for r in page}))
+    for r in page:
+        a, b = r["a"], r["b"]
+        r["predicates"] = sides.between(a, b)
+        r["not_same_as"] = (a, b) in forbidden
+        r["ego"], r["neighbour"], r["structural"] = (sides.cosine(a, b, k) for k in range(len(VECTORS)))
+        r["same_chunk"] = sides.same_chunk(a, b)
+    return page, sides
 
 
 def _pages_of(sources: list[dict[str, Any]], batch_size: int) -> Iterator[list[str]]:
@@ -134,12 +159,13 @@ def not_same_as(db: Database) -> set[tuple[str, str]]:
     return out
 
 
-def collect(db: Database, run_id: str, comps: list[Comparison], ambiguity: Ambiguity | None,
-            tokens: TokenWeights | None = None, batch_size: int = 2000,
+def collect(source: Iterable[tuple[list[dict[str, Any]], "_Sides"]], comps: list[Comparison],
+            ambiguity: Ambiguity | None, tokens: TokenWeights | None = None,
             on_batch: Callable[[int], None] = lambda n: None) -> Candidates:
-    """Every unscored candidate pair of ``run_id``: comparison vectors computed a page at a time."""
+    """Comparison vectors of every pair of ``source`` (:func:`pages`, :func:`pair_pages`), computed a
+    page at a time."""
     out = Candidates()
-    for page, sides in pages(db, run_id, batch_size):
+    for page, sides in source:
         pairs = [(sides.get(r["a"], r["b"]), sides.get(r["b"], r["a"])) for r in page]
         frame = PairFrame.of(pairs, [r["ego"] for r in page], [r["neighbour"] for r in page],
                              [r["same_chunk"] for r in page], ambiguity, tokens)
@@ -150,7 +176,7 @@ def collect(db: Database, run_id: str, comps: list[Comparison], ambiguity: Ambig
         for r, (x, y), (level, nx, ny) in zip(page, pairs, frame.names()):
             out.a.append(r["a"])
             out.b.append(r["b"])
-            out.rel.append(r["rel"])
+            out.rel.append(r.get("rel"))
             out.conflict.append(conflict(x, y, r["not_same_as"], r["predicates"]))
             out.swapped.append(OVERLAP_80 <= level <= OVERLAP_20 and words_swapped(nx.tokens, ny.tokens))
             out.ego.append(r["ego"])
@@ -162,12 +188,44 @@ def collect(db: Database, run_id: str, comps: list[Comparison], ambiguity: Ambig
 def score_model(db: Database, run_id: str, cfg: ModelConfig = ModelConfig(), ambiguity: Ambiguity | None = None,
                 model: MatchModel | None = None, batch_size: int = 2000,
                 on_batch: Callable[[int], None] = lambda n: None) -> tuple[ScoreStats, MatchModel]:
-    """Score ``run_id``'s candidate pairs with ``model``, or with the pinned model that fits the graph,
-    or with one trained here (see :class:`ModelConfig`); store the model with the run.
+    """Score ``run_id``'s unscored CANDIDATE pairs (written by :func:`~kgres.resolve.block.block`)
+    with ``model``, or with the pinned model that fits the graph, or with one trained here (see
+    :class:`ModelConfig`); store the model with the run.
 
     Raises:
         ConfigError: ``train = "never"`` and no pinned model fits the graph.
     """
+    stats, model, _ = _score(db, run_id, lambda: pages(db, run_id, batch_size), None, cfg, ambiguity, model,
+                             batch_size, on_batch)
+    return stats, model
+
+
+def score_pairs(db: Database, run_id: str, pairs: dict[tuple[str, str], list[str]], cfg: ModelConfig = ModelConfig(),
+                ambiguity: Ambiguity | None = None, model: MatchModel | None = None, batch_size: int = 2000,
+                on_batch: Callable[[int], None] = lambda n: None
+                ) -> tuple[ScoreStats, MatchModel, list[dict[str, Any]]]:
+    """:func:`score_model` for pairs held in memory (:class:`~kgres.resolve.block.Proposals`: id
+    pairs, smaller id first, sorted, to the strategies that proposed them): each is written once, as
+    a CANDIDATE of ``run_id`` carrying its outcome, instead of being written by blocking, read back
+    and written again. Also returns each pair's outcome as :func:`~kgres.resolve.cluster.cluster_rows`
+    reads it. A pass interrupted while writing is redone whole: the run's pairs are removed first.
+
+    Raises:
+        ConfigError: as :func:`score_model`.
+    """
+    while db.query("resolve_rollback_candidates", run_id=run_id, limit=50_000)[0]["removed"]:
+        pass
+    return _score(db, run_id, lambda: pair_pages(db, pairs, batch_size), pairs, cfg, ambiguity, model,
+                  batch_size, on_batch)
+
+
+def _score(db: Database, run_id: str, source: Callable[[], Iterable[tuple[list[dict[str, Any]], "_Sides"]]],
+           methods: dict[tuple[str, str], list[str]] | None, cfg: ModelConfig, ambiguity: Ambiguity | None,
+           model: MatchModel | None, batch_size: int, on_batch: Callable[[int], None]
+           ) -> tuple[ScoreStats, MatchModel, list[dict[str, Any]]]:
+    """Score the pairs of ``source`` and write the outcomes: onto their stored CANDIDATE edges
+    (``methods`` None) or as new ones carrying ``methods``. Returns the stats, the model and the
+    outcomes (:func:`cluster_rows`' rows)."""
     ambiguity = ambiguity if ambiguity is not None else load_ambiguity(db)
     trained = False
     sample = None
@@ -180,7 +238,7 @@ def score_model(db: Database, run_id: str, cfg: ModelConfig = ModelConfig(), amb
                               "run 'kgres model train' or 'kgres model import FILE'")
     comps = comparisons_of(model) if model is not None else comparisons(spec)
     tokens = model.tokens() if model is not None else training.token_weights(sample)
-    cands = collect(db, run_id, comps, ambiguity, tokens, batch_size, on_batch)
+    cands = collect(source(), comps, ambiguity, tokens, on_batch)
     gamma = cands.matrix(len(comps))
     if model is None:
         model = fit(db, comps, gamma, cands.conflict, sample, cfg, ambiguity, tokens)
@@ -198,30 +256,39 @@ def score_model(db: Database, run_id: str, cfg: ModelConfig = ModelConfig(), amb
     t_review = min(cfg.review_probability, t_auto)
     precision, recall = expected_quality(probs[~vetoed], t_auto)
     bands = {"auto": 0, "review": 0, "reject": 0}
-    rows = []
+    write = "resolve_score_write" if methods is None else "resolve_score_create"
+    rows, outcomes = [], []
     for i in range(len(cands)):
         held = CAPPED if capped[i] else AGAINST if against[i] and probs[i] >= t_review else None
         band = "auto" if probs[i] >= t_auto and held is None else \
             "review" if probs[i] >= t_review and probs[i] > 0 else "reject"
         bands[band] += 1
-        rows.append({"rel": cands.rel[i], "a": cands.a[i], "b": cands.b[i], "score": round(float(probs[i]), 6),
-                     "band": band, "match_weight": round(float(weights[i]), 4), "cannot_link": cands.conflict[i],
-                     "name_rule": name_of_level(comps[0].levels[gamma[i, 0]].name) if gamma[i, 0] != NULL else None,
-                     "signals_json": json.dumps(evidence(comps, gamma[i], cands.conflict[i], cands.ego[i],
-                                                         cands.neighbour[i], held, level_weights[i]),
-                                                sort_keys=True)})
+        a, b, p = cands.a[i], cands.b[i], round(float(probs[i]), 6)
+        name_rule = name_of_level(comps[0].levels[gamma[i, 0]].name) if gamma[i, 0] != NULL else None
+        signals = json.dumps(evidence(comps, gamma[i], cands.conflict[i], cands.ego[i], cands.neighbour[i], held,
+                                      level_weights[i]), sort_keys=True)
+        row = {"a": a, "b": b, "score": p, "band": band, "match_weight": round(float(weights[i]), 4),
+               "cannot_link": cands.conflict[i], "name_rule": name_rule, "signals_json": signals}
+        if methods is None:
+            row["rel"] = cands.rel[i]
+        else:
+            row["methods"] = methods[(a, b)]
+        rows.append(row)
+        outcomes.append({"a": a, "b": b, "p": p, "band": band, "name_rule": name_rule,
+                         "vetoed": cands.conflict[i] is not None, "capped": held is not None,
+                         "signals": signals if band == "auto" else None})
         if len(rows) == batch_size:
-            db.write("resolve_score_write", rows=rows, run_id=run_id)
+            db.write(write, rows=rows, run_id=run_id)
             rows = []
     if rows:
-        db.write("resolve_score_write", rows=rows, run_id=run_id)
+        db.write(write, rows=rows, run_id=run_id)
     if trained:
         model.id, model.run_id = f"model-{uuid.uuid4().hex[:12]}", run_id
     store(db, model, run_id, trained=trained, pinned=False, thresholds=(t_auto, t_review), quality=(precision, recall))
     stats = ScoreStats(run_id=run_id, scored=len(cands), bands=bands, model_id=model.id, trained=trained,
                        auto_threshold=round(t_auto, 6), review_threshold=round(t_review, 6),
                        expected_precision=round(precision, 4), expected_recall=round(recall, 4))
-    return stats, model
+    return stats, model, outcomes
 
 
 def fit(db: Database, comps: list[Comparison], gamma: np.ndarray, conflicts: list[str | None],
@@ -446,15 +513,19 @@ class _Sides:
         """Whether a mention of ``a`` and one of ``b`` share a chunk."""
         return not self._chunks[a].isdisjoint(self._chunks[b])
 
+    def between(self, a: str, b: str) -> list[str]:
+        """The predicates of the RELATED edges between ``a`` and ``b``."""
+        return [p for n, _, p in self._rows[a].get("nbrs") or () if n == b]
+
     def get(self, id_: str, other: str) -> Side:
         row = self._rows[id_]
         nbrs = row.get("nbrs") or ()
-        if any(n == other for n, _ in nbrs):
-            kept = [(n, t) for n, t in nbrs if n != other]
+        if any(n == other for n, *_ in nbrs):
+            kept = [(n, t) for n, t, *_ in nbrs if n != other]
             return Side.from_row({**row, "neighbours": [n for n, _ in kept], "typed_neighbours": [t for _, t in kept]})
         if id_ not in self._plain:
-            self._plain[id_] = Side.from_row({**row, "neighbours": [n for n, _ in nbrs],
-                                              "typed_neighbours": [t for _, t in nbrs]})
+            self._plain[id_] = Side.from_row({**row, "neighbours": [n for n, *_ in nbrs],
+                                              "typed_neighbours": [t for _, t, *_ in nbrs]})
         return self._plain[id_]
 
 

@@ -185,9 +185,7 @@ def train(db: Database, cfg: Any, on_step: Callable[[str], None] = lambda m: Non
         on_step("embed")
         embed(db, cfg.embed, fastrp_dimensions=fastrp_dimensions)
     on_step("block")
-    block_cfg = cfg.block if cfg.embed.enabled else cfg.block.model_copy(update={"strategies": tuple(
-        s for s in cfg.block.strategies if s not in ("semantic", "kmeans"))})
-    block(db, run_id, block_cfg)
+    block(db, run_id, cfg.blocking())
     on_step("train")
     stats, model = score_model(db, run_id, cfg.model.model_copy(update={"train": "always"}), load_ambiguity(db))
     db.write("resolve_model_pin", id=model.id)
