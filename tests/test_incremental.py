@@ -95,12 +95,22 @@ def test_new_refuses_what_it_cannot_do_and_full_always_works(db, tmp_path):
     assert db.run("MATCH (r:ResolutionRun {status: 'running'}) RETURN count(r) AS n")[0]["n"] == 0
 
 
-def test_cli_ingest_resolve_says_it_was_incremental(db, neo4j_env, tmp_path):
+def test_cli_ingest_resolve_says_it_was_incremental(db, neo4j_env, tmp_path, monkeypatch):
+    """... and starts loading the embedding model once the input is valid, not before."""
+    from kgres.cli import graph
+
+    loads = []
+    real_preload = graph.preload
+    monkeypatch.setattr(graph, "preload", lambda cfg: (loads.append(cfg), real_preload(cfg)))
     run = CliRunner()
+    broken = write_jsonl(tmp_path / "broken.jsonl", [{"kind": "mention", "id": "x1", "type": "PERSON"}])
+    bad_input = run.invoke(main, ["ingest", "jsonl", str(broken), "--resolve"])
+    assert bad_input.exit_code == 1 and "name" in bad_input.stderr and loads == []
     first = run.invoke(main, ["ingest", "jsonl", str(fixture(tmp_path)), "--resolve", "--json"],
                        catch_exceptions=False)
     doc = json.loads(first.output)
     assert first.exit_code == 0 and doc["ingest"]["mentions"] == 18 and not doc["resolve"]["incremental"]
+    assert len(loads) == 1
     out = run.invoke(main, ["ingest", "jsonl", str(new_mentions(tmp_path, ("n1", "Mr. Sherlock Holmes", "PERSON"))),
                             "--resolve"], catch_exceptions=False)
     assert out.exit_code == 0 and "incremental: 1 new entities" in out.output

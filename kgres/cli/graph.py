@@ -107,14 +107,14 @@ def ingest_cmd(app: App, fmt: str, path: Path, source: str | None, batch_size: i
         kgres ingest jsonl today.jsonl --resolve --json | jq .resolve.merged_entities
     """
     cfg = resolve_config(app) if then_resolve else None  # bad settings fail before anything is written
-    if cfg is not None:
-        preload(cfg)  # the embedding model loads while the import writes (a cold load is about 8 s)
     schema.init(app.db, app.settings.schema_)
     progress = Progress(TextColumn("{task.description:<10}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                         console=app.err, transient=True)
     tasks: dict[str, int] = {}
 
-    def on_read(src: ingest_stage.Source) -> None:
+    def on_read(src: ingest_stage.Source) -> None:  # the input is valid; nothing is written yet
+        if cfg is not None:
+            preload(cfg)  # the embedding model loads while the import writes (a cold load is about 8 s)
         for kind in ("documents", "chunks", "mentions", "triples"):
             if src.counts.get(kind):
                 tasks[kind] = progress.add_task(kind, total=src.counts[kind])

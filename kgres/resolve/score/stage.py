@@ -10,7 +10,9 @@ Two scorers:
   forbids scores 0, band ``reject``, with the reason.
 - :func:`score` (``--strategy rules``): the rule table of :mod:`~kgres.resolve.score.rules`.
 
-Both read pairs in pages of entities (keyset paging) and write in one statement per page.
+A resolve's pass of the model scores the pairs blocking left in memory (:func:`score_pairs`) and
+writes each once, scored; :func:`score_model` and :func:`score` score the unscored CANDIDATE edges
+of a run in place. Either way pairs go in pages of whole entities, each entity's side read once.
 """
 
 from __future__ import annotations
