@@ -97,4 +97,5 @@ def reset(db: Database) -> None:
         pass  # no GDS on this server: nothing to drop
     from kgres.db.lock import held_token
 
+    db.auto_commit("schema_reset_delete_relationships")
     db.auto_commit("schema_reset_delete_all", token=held_token(db))
