@@ -387,11 +387,11 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
     scored = {}
     if cfg.strategy in ENGINES:
         block_cfg = cfg.blocking()
+        ambiguity = ambiguity if ambiguity is not None else load_ambiguity(db)  # scoring's and clustering's
         if cfg.strategy == "rules":
             b = timed("block", lambda: block(db, run_id, block_cfg, focus=focus, incremental=incremental,
                                              vectors=vectors))
             pairs, by_strategy = b.pairs, b.pairs_by_strategy
-            ambiguity = ambiguity if ambiguity is not None else load_ambiguity(db)
             bands = timed("score", lambda: score(db, run_id, cfg.score, ambiguity=ambiguity)).bands
             groups, oversized = timed("cluster", lambda: cluster(db, run_id, cfg.score, cfg.cluster, ambiguity))
         else:
@@ -401,7 +401,6 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
             proposed = timed("block", lambda: propose(db, block_cfg, focus=focus, incremental=incremental,
                                                       vectors=vectors))
             pairs, by_strategy = len(proposed), proposed.by_strategy()
-            ambiguity = ambiguity if ambiguity is not None else load_ambiguity(db)  # for scoring and clustering
             s, model, outcomes = timed("score", lambda: score_pairs(db, run_id, proposed, cfg.model, ambiguity,
                                                                     model=model))
             bands = s.bands
