@@ -539,6 +539,50 @@ def test_pairs_scored_in_memory_are_written_as_the_database_path_scores_them(db,
         for p, c in in_memory.items()}
 
 
+def test_a_later_pass_reuses_only_the_comparisons_whose_inputs_are_unchanged(db, tmp_path):
+    """The passes of one resolve share a PairMemo: scoring the same pairs again reuses every pair's
+    comparisons and writes no edge an earlier pass wrote as it is; after one entity's description
+    changes and a new "Holmes" joins the holder table, exactly the pairs of that entity and those
+    whose names ask the table about "Holmes" are compared again, and each pair's newest edge equals
+    what scoring without the memo writes."""
+    from kgres.resolve.block import propose
+    from kgres.resolve.score.memo import PairMemo
+    from kgres.resolve.score.stage import load_ambiguity, score_pairs
+
+    def edges(run):
+        return {(r["a"], r["b"]): r["c"] for r in db.run(
+            "MATCH (a:Entity)-[c:CANDIDATE {run_id: $run}]->(b:Entity) "
+            "RETURN a.id AS a, b.id AS b, c {.methods, .score, .band, .match_weight, .name_rule, .cannot_link, "
+            ".signals_json} AS c", run=run)}
+
+    ingest.ingest(db, "jsonl", fixture(tmp_path))
+    normalize(db)
+    embed(db)
+    proposed = propose(db)
+    memo = PairMemo()
+    first, model, _ = score_pairs(db, "r1", proposed, ambiguity=load_ambiguity(db), memo=memo)
+    assert (memo.hits, memo.misses, first.unchanged) == (0, len(proposed), 0) and len(proposed) > 10
+    again, _, outcomes = score_pairs(db, "r2", proposed, ambiguity=load_ambiguity(db), model=model, memo=memo)
+    assert (memo.hits, memo.misses) == (len(proposed), len(proposed))
+    assert again.unchanged == len(proposed) and edges("r2") == {} and len(edges("r1")) == len(proposed)
+    assert again.bands == first.bands and {o["band"] for o in outcomes} >= {"auto", "reject"}
+    assert all(o["signals"] == edges("r1")[(o["a"], o["b"])]["signals_json"] for o in outcomes if o["band"] == "auto")
+
+    apple = _entity(db, "ap2")
+    db.run("MATCH (e:Entity {id: $id}) SET e.description = 'the second Apple computer'", id=apple)
+    ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "more.jsonl", [
+        {"kind": "chunk", "id": "c11", "text": "chunk 11"},
+        {"kind": "mention", "id": "eh1", "name": "Ernest Holmes", "type": "PERSON", "chunk_id": "c11"}]))
+    normalize(db)
+    changed = {p for p, c in memo.held().items() if apple in p or c.short_key == ("p", "holmes")}
+    assert any(apple not in p for p in changed) and any(apple in p for p in changed)
+    score_pairs(db, "r3", proposed, ambiguity=load_ambiguity(db), model=model, memo=memo)
+    assert (memo.hits, memo.misses) == (2 * len(proposed) - len(changed), len(proposed) + len(changed))
+    score_pairs(db, "r3-plain", proposed, ambiguity=load_ambiguity(db), model=model)
+    newest = {**edges("r1"), **edges("r3")}
+    assert 0 < len(edges("r3")) < len(proposed) and newest == edges("r3-plain")
+
+
 def _entity(db, source_key: str) -> str:
     return db.run("MATCH (:Mention {source_key: $k})-[:REFERS_TO]->(e:Entity) RETURN e.id AS id", k=source_key)[0]["id"]
 

@@ -77,6 +77,7 @@ class Ambiguity:
         self._same = same
         self._rows: dict[tuple, list[tuple[str, tuple[str, ...], int]]] = {}
         self._holders: dict[tuple, Holders | None] = {}
+        self._versions: dict[tuple, int] = {}
         for r in sorted(rows, key=lambda r: (-r["mentions"], r["core"])):
             tokens = tuple(r["tokens"])
             if r["type"] == "PERSON" and any(w in QUALIFIERS for w in tokens):
@@ -132,6 +133,27 @@ class Ambiguity:
         if h is None or a_core == b_core:
             return ShortFormVerdict(holders=len(h.groups) if h else 0, dominant_side=False)
         return ShortFormVerdict(holders=len(h.groups), dominant_side=h.member.get(long_core) == h.dominant)
+
+    def key(self, a_core: str, a_tokens: tuple[str, ...], b_core: str, b_tokens: tuple[str, ...],
+            type_: str | None, rule: str) -> tuple | None:
+        """The holder-table key :meth:`short_form` and :meth:`verdict` read for this pair, or None
+        when they read none (its name link is not a short form)."""
+        side = _short_side(a_core, a_tokens, b_core, b_tokens, type_, rule)
+        return side[0] if side is not None else None
+
+    def version(self, key: tuple) -> int:
+        """A fingerprint of what the table answers about ``key``: its holder groups (as sets of names)
+        and which of them dominates, not the mention counts that order and decide them. Two tables
+        give a pair the same answers wherever the key it reads has one version."""
+        if key not in self._versions:
+            h = self._get(key)
+            groups: dict[int, set[str]] = {}
+            for core, i in (h.member.items() if h is not None else ()):
+                groups.setdefault(i, set()).add(core)
+            dominant = h.dominant if h is not None else None
+            self._versions[key] = hash((frozenset(frozenset(g) for g in groups.values()),
+                                        frozenset(groups[dominant]) if dominant is not None else None))
+        return self._versions[key]
 
     def verdict(self, a_core: str, a_tokens: tuple[str, ...], b_core: str, b_tokens: tuple[str, ...],
                 type_: str | None, rule: str) -> ShortFormVerdict | None:

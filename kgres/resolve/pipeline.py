@@ -32,6 +32,7 @@ from kgres.resolve.merge import apply_groups, finish_decisions, link_groups, ref
 from kgres.resolve.ambiguity import Ambiguity
 from kgres.resolve.normalize import normalize
 from kgres.resolve.score import ScoreConfig, load_ambiguity, score
+from kgres.resolve.score.memo import PairMemo
 from kgres.resolve.score.model import MatchModel
 from kgres.resolve.score.stage import score_pairs
 from kgres.resolve.score.training import ModelConfig
@@ -106,6 +107,8 @@ class ResolveStats(BaseModel):
     expected_precision: float | None = None  # the model's own estimate for its auto band
     expected_recall: float | None = None
     refused: dict[str, int] = {}  # auto pairs clustering did not join, by reason
+    pairs_reused: int = 0  # candidate pairs whose comparisons an earlier pass of the resolve had made (PairMemo)
+    pairs_unwritten: int = 0  # ... and whose CANDIDATE edge an earlier pass wrote as it is (not written again)
 
 
 def resolve(db: Database, cfg: ResolveConfig = ResolveConfig(), on_step: Step = lambda m: None,
@@ -254,6 +257,7 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
     # again each pass (merges change it); an incremental one reads it once, as the increment found it.
     holders = load_ambiguity(db) if incremental and cfg.strategy in ENGINES else None
     vectors = VectorCache()
+    memo = PairMemo()  # the pairs the passes compared, reused where nothing they read has changed
     for n in range(first, max(first, max_passes + collapse_run) + 1):
         pass_id = _pass_id(base, n)
         only_collapse = collapse_run and n == 1
@@ -262,8 +266,10 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
         stats, (focus, moved), model = _one_pass(
             db, cfg, pass_id, parent=None if n == 1 else base, focus=focus,
             on_step=lambda m, n=n: on_step(f"pass {n}: {m}"), fastrp_dimensions=fastrp_dimensions,
-            only_collapse=only_collapse, model=model, incremental=incremental, ambiguity=holders, vectors=vectors)
+            only_collapse=only_collapse, model=model, incremental=incremental, ambiguity=holders, vectors=vectors,
+            memo=memo)
         passes.append(stats)
+        memo.forget(set(moved) - set(focus))
         if only_collapse:
             # the first scored pass looks at every entity, or (incremental) at the new ones, now
             # merged into the copies of their names the graph had
@@ -310,7 +316,8 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
         auto_threshold=next((p.auto_threshold for p in passes if p.auto_threshold is not None), None),
         expected_precision=next((p.expected_precision for p in passes if p.expected_precision is not None), None),
         expected_recall=next((p.expected_recall for p in passes if p.expected_recall is not None), None),
-        refused=_sum_dicts(p.refused for p in passes))
+        refused=_sum_dicts(p.refused for p in passes), pairs_reused=sum(p.pairs_reused for p in passes),
+        pairs_unwritten=sum(p.pairs_unwritten for p in passes))
 
 
 def _pass_id(base: str, n: int) -> str:
@@ -331,14 +338,15 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
               on_step: Step, fastrp_dimensions: int, only_collapse: bool = False,
               model: MatchModel | None = None, incremental: bool = False,
               ambiguity: Ambiguity | None = None,
-              vectors: VectorCache | None = None
+              vectors: VectorCache | None = None, memo: PairMemo | None = None
               ) -> tuple[ResolveStats, tuple[list[str], list[str]], MatchModel | None]:
     """One pass of the configured strategy, or (``only_collapse``) the run that merges identical-name
     copies; returns its stats, the canonical ids it merged into with every id of its groups
     (canonicals and the entities merged into them), and the match model it used.
     ``incremental``: keys, embeddings and identical-name copies are looked at for ``focus`` only.
     ``ambiguity``: the short-form holder table to use (default: read now). ``vectors``: the
-    embeddings the passes share for semantic blocking (:class:`VectorCache`)."""
+    embeddings the passes share for semantic blocking (:class:`VectorCache`). ``memo``: the pairs
+    earlier passes compared (:class:`PairMemo`)."""
     runs.start(db, run_id, cfg.model_dump_json(), cfg.strategy, parent=parent, focus=focus, incremental=incremental)
     before = db.count("Entity")
     seconds: dict[str, float] = {}
@@ -401,13 +409,15 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
             proposed = timed("block", lambda: propose(db, block_cfg, focus=focus, incremental=incremental,
                                                       vectors=vectors))
             pairs, by_strategy = len(proposed), proposed.by_strategy()
+            memo = memo if memo is not None else PairMemo()
+            hits = memo.hits
             s, model, outcomes = timed("score", lambda: score_pairs(db, run_id, proposed, cfg.model, ambiguity,
-                                                                    model=model))
+                                                                    model=model, memo=memo))
             bands = s.bands
             groups, c = timed("cluster", lambda: cluster_rows(db, outcomes, cfg.cluster))
             scored = {"model_id": s.model_id, "model_trained": s.trained, "auto_threshold": s.auto_threshold,
                       "expected_precision": s.expected_precision, "expected_recall": s.expected_recall,
-                      "refused": c.refused}
+                      "refused": c.refused, "pairs_reused": memo.hits - hits, "pairs_unwritten": s.unchanged}
     elif cfg.strategy in ("exact", "exact-name"):
         exact = cfg.strategy == "exact"
         rule = "same upper-cased name and type" if exact else "same name"

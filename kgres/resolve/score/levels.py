@@ -302,16 +302,23 @@ SHORT_FORM_LEVELS = (
 _SHORT_RULES = {SAME_KEY: "same_key", ACRONYM: "acronym", PERSON_NAME: "person_subset"}
 
 
+def short_form_question(lv: int, x: Side, y: Side) -> tuple[str | None, str] | None:
+    """The type and name rule under which a pair's best names (``x``, ``y``, linked at name level
+    ``lv``) ask the holder table about a short form, or None when their link is not one."""
+    if lv not in _SHORT_RULES:
+        return None
+    shared = "PERSON" if "PERSON" in (x.type, y.type) else x.type
+    return shared, "person_initials" if lv == PERSON_NAME and initials_match(x.tokens, y.tokens) else _SHORT_RULES[lv]
+
+
 def _short_form(frame: PairFrame) -> np.ndarray:
     out = np.full(len(frame), NULL, dtype=np.int8)
     if frame.ambiguity is None:
         return out
     for i, (lv, x, y) in enumerate(frame.names()):
-        if lv not in _SHORT_RULES:
+        if (question := short_form_question(lv, x, y)) is None:
             continue
-        shared = "PERSON" if "PERSON" in (x.type, y.type) else x.type
-        rule = "person_initials" if lv == PERSON_NAME and initials_match(x.tokens, y.tokens) else _SHORT_RULES[lv]
-        v = frame.ambiguity.short_form(x.core, x.tokens, y.core, y.tokens, shared, rule)
+        v = frame.ambiguity.short_form(x.core, x.tokens, y.core, y.tokens, *question)
         if v is not None and (v.holders >= 2 or x.core != y.core):
             out[i] = 0 if v.holders <= 1 else 1 if v.dominant_side else 2
     return out
