@@ -5,7 +5,8 @@
 MATCH (a:Entity)-[c:CANDIDATE {band: 'review'}]->(b:Entity)
 WHERE c.decision IS NULL AND NOT EXISTS { (a)-[:NOT_SAME_AS]-(b) }
   AND ($type IS NULL OR a.type = $type OR b.type = $type)
-WITH a, b, c ORDER BY c.run_id DESC
+// newest first: by resolve, then by pass ("run.10" after "run.9", which text order reverses)
+WITH a, b, c ORDER BY split(c.run_id, '.')[0] DESC, coalesce(toInteger(split(c.run_id, '.')[1]), 1) DESC
 WITH a, b, head(collect(c)) AS c
 WHERE ($run IS NULL OR c.run_id = $run)
   AND ($source IS NULL OR EXISTS { (:Mention {source_system: $source})-[:REFERS_TO]->(a) }

@@ -5,7 +5,8 @@ MATCH (a:Entity {id: $a})
 MATCH (b:Entity {id: $b})
 OPTIONAL MATCH (a)-[c:CANDIDATE]-(b)
 WHERE c.match_weight IS NOT NULL
-WITH a, b, c ORDER BY c.run_id DESC
+// newest first: by resolve, then by pass ("run.10" after "run.9", which text order reverses)
+WITH a, b, c ORDER BY split(c.run_id, '.')[0] DESC, coalesce(toInteger(split(c.run_id, '.')[1]), 1) DESC
 WITH a, b, collect(c)[0] AS c
 RETURN EXISTS {
          MATCH (a)<-[:REFERS_TO]-(ma:Mention)

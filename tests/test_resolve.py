@@ -583,6 +583,19 @@ def test_a_later_pass_reuses_only_the_comparisons_whose_inputs_are_unchanged(db,
     assert 0 < len(edges("r3")) < len(proposed) and newest == edges("r3-plain")
 
 
+def test_the_newest_pass_of_the_newest_resolve_speaks_for_a_pair(db):
+    """A pair's stored verdict (explain, the review queue) is the one of the newest resolve's newest
+    pass that wrote it: pass 10 after pass 9, though text order puts "run.10" first."""
+    from kgres.curate.explain import pair_levels
+
+    db.run("CREATE (a:Entity {id: 'a', name: 'Ada'}), (b:Entity {id: 'b', name: 'Ada'})")
+    for run, name in (("run-1.11", "typo"), ("run-2.9", "none"), ("run-2.10", "same_key"), ("run-2", "acronym")):
+        db.run("MATCH (a:Entity {id: 'a'}), (b:Entity {id: 'b'}) "
+               "CREATE (a)-[:CANDIDATE {run_id: $run, match_weight: 1.0, signals_json: $signals}]->(b)",
+               run=run, signals=f'{{"levels": {{"name": "{name}"}}}}')
+    assert pair_levels(db, "a", "b") == {"name": "same_key"}
+
+
 def _entity(db, source_key: str) -> str:
     return db.run("MATCH (:Mention {source_key: $k})-[:REFERS_TO]->(e:Entity) RETURN e.id AS id", k=source_key)[0]["id"]
 

@@ -249,7 +249,7 @@ def score_pairs(db: Database, run_id: str, pairs: dict[tuple[str, str], list[str
     ``memo``: what earlier passes of the same resolve compared (:class:`PairMemo`), reused where
     unchanged; a pair whose edge would say exactly what the last edge a pass of the resolve wrote
     for it says (the same levels, evidence, probability, band and methods) is not written again:
-    that edge stands for it (20k generated mentions: 200k of 430k pairs).
+    that edge stands for it (20k generated mentions: 274k of the 430k pairs of ten passes).
 
     Raises:
         ConfigError: as :func:`score_model`.
