@@ -583,6 +583,22 @@ def test_a_later_pass_reuses_only_the_comparisons_whose_inputs_are_unchanged(db,
     assert 0 < len(edges("r3")) < len(proposed) and newest == edges("r3-plain")
 
 
+def test_the_pair_memo_holds_at_most_its_limit_dropping_the_longest_held():
+    from kgres.resolve.score.memo import Compared, PairMemo
+
+    memo = PairMemo(limit=2)
+    c = Compared(1, 2, False, None, None, b"\x00", (), None, False, 0.5, None)
+    for pair in (("a", "b"), ("a", "c"), ("a", "b"), ("b", "c")):
+        memo.put(*pair, c)
+        memo.written(*pair, 7)
+    assert set(memo.held()) == {("a", "b"), ("b", "c")}
+    assert memo.get("a", "b", 1, 2, False, 0.5, None, None) == c
+    assert memo.get("a", "c", 1, 2, False, 0.5, None, None) is None
+    assert not memo.written("a", "c", 7) and memo.written("b", "c", 7)
+    memo.forget({"c"})
+    assert set(memo.held()) == {("a", "b")} and not memo.written("b", "c", 7)
+
+
 def test_the_newest_pass_of_the_newest_resolve_speaks_for_a_pair(db):
     """A pair's stored verdict (explain, the review queue) is the one of the newest resolve's newest
     pass that wrote it: pass 10 after pass 9, though text order puts "run.10" first."""

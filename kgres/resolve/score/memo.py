@@ -29,6 +29,9 @@ from typing import NamedTuple
 from kgres.resolve.ambiguity import Ambiguity
 
 COSINE_TOLERANCE = 1e-6
+# Pairs held at most (about 250 bytes each with their last edge: 100k generated mentions held 1M
+# pairs, 250 MB); beyond it the pairs held longest are dropped first (compared again if proposed).
+KEPT = 2_000_000
 
 
 class Compared(NamedTuple):
@@ -49,9 +52,11 @@ class Compared(NamedTuple):
 
 class PairMemo:
     """Pair -> :class:`Compared`, for the passes of one resolve (never across resolves: the memo
-    lives in the process that runs them). ``hits`` and ``misses`` count lookups since creation."""
+    lives in the process that runs them), ``limit`` pairs at most. ``hits`` and ``misses`` count
+    lookups since creation."""
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int = KEPT) -> None:
+        self.limit = limit
         self._held: dict[tuple[str, str], Compared] = {}
         self._edges: dict[tuple[str, str], int] = {}
         self._signature: int | None = None
@@ -85,7 +90,12 @@ class PairMemo:
         return held
 
     def put(self, a: str, b: str, compared: Compared) -> None:
+        self._held.pop((a, b), None)  # re-inserted: held longest is put longest ago
         self._held[(a, b)] = compared
+        while len(self._held) > self.limit:
+            oldest = next(iter(self._held))
+            del self._held[oldest]
+            self._edges.pop(oldest, None)
 
     def written(self, a: str, b: str, edge: int) -> bool:
         """Whether the last CANDIDATE edge a pass of this resolve wrote for ``(a, b)`` says ``edge`` (a
