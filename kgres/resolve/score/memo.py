@@ -29,8 +29,9 @@ from typing import NamedTuple
 from kgres.resolve.ambiguity import Ambiguity
 
 COSINE_TOLERANCE = 1e-6
-# Pairs held at most (about 250 bytes each with their last edge: 100k generated mentions held 1M
-# pairs, 250 MB); beyond it the pairs held longest are dropped first (compared again if proposed).
+# Pairs held at most (a few hundred bytes each with their last edge: a resolve of 100k generated
+# mentions peaked about 250 MB higher); beyond it the pairs held longest are dropped first (compared
+# again if proposed).
 KEPT = 2_000_000
 
 
