@@ -92,6 +92,9 @@ def print_resolve(app: App, stats: ResolveStats) -> None:
     t.add_row("candidate pairs", f"{stats.candidate_pairs:,} "
               f"({', '.join(f'{k} {v:,}' for k, v in stats.pairs_by_strategy.items())})")
     t.add_row("bands", ", ".join(f"{k} {v:,}" for k, v in stats.bands.items()))
+    if stats.pairs_reused or stats.pairs_unwritten:
+        t.add_row("later passes", f"{stats.pairs_reused:,} pairs compared as an earlier pass had; "
+                  f"{stats.pairs_unwritten:,} edges left as an earlier pass wrote them")
     t.add_row("groups merged", f"{stats.groups:,} ({stats.merged_entities:,} entities absorbed)")
     if stats.collapsed_entities or stats.collapse_left:
         left = f"; {stats.collapse_left:,} conflicted copies left to pair scoring" if stats.collapse_left else ""
