@@ -111,3 +111,19 @@ def test_an_accept_killed_between_its_merge_and_its_refresh_is_finished_by_the_n
     assert db.run("MATCH (e:Entity) RETURN count(e) AS n")[0]["n"] == 2
     assert_one_refers_to_per_mention(db)
     assert_aggregates_current(db)
+
+
+def test_the_review_queue_lists_a_pair_while_its_newest_verdict_is_review(db):
+    """A pair an earlier pass left in review and a later pass rejected leaves the queue; one a later
+    pass moved into review joins it. The CLI's review list and the console's queue both follow it."""
+    from kgres.console import queue
+
+    db.run("""CREATE (:Entity {id: 'a', name: 'Ada Byron'}), (:Entity {id: 'b', name: 'A. Byron'}),
+                     (:Entity {id: 'c', name: 'Lord Byron'}), (:Entity {id: 'd', name: 'Byron'})""")
+    for a, b, run, band in (("a", "b", "run-1.9", "review"), ("a", "b", "run-1.10", "reject"),
+                            ("c", "d", "run-1.9", "reject"), ("c", "d", "run-1.10", "review")):
+        db.run("MATCH (a:Entity {id: $a}), (b:Entity {id: $b}) "
+               "CREATE (a)-[:CANDIDATE {run_id: $run, band: $band, score: 0.5, signals_json: '{}'}]->(b)",
+               a=a, b=b, run=run, band=band)
+    assert [(p.a_name, p.b_name, p.run_id) for p in review(db)] == [("Lord Byron", "Byron", "run-1.10")]
+    assert [(p.a_name, p.b_name) for p in queue(db).items] == [("Lord Byron", "Byron")]
