@@ -137,6 +137,16 @@ def test_a_resolve_that_merges_rebuilds_the_entity_vector_index(db, tmp_path):
     again = resolve(db)                                              # merges nothing: no rebuild
     assert again.merged_entities == 0 and "reindex" not in again.seconds
     assert _vector_index_id(db) == rebuilt
+    # New mentions of names the graph has join those entities (which keep their ids) before they are
+    # embedded: they delete no vector, so however many there are, the index (and vector search) stays up.
+    # Their ids sort first ("ent:api:..."), so the tie-break alone would have kept the new copies.
+    names = db.run("MATCH (e:Entity) RETURN e.id AS id, e.name AS name, e.type AS type ORDER BY name")
+    ingest.ingest_records(db, [{"kind": "mention", "id": f"again-{i}", "name": r["name"], "type": r["type"]}
+                               for i, r in enumerate(names)])
+    added = resolve(db, new=True)
+    assert added.incremental and added.merged_entities >= 0.1 * added.entities_before
+    assert "reindex" not in added.seconds and _vector_index_id(db) == rebuilt
+    assert {r["id"] for r in db.run("MATCH (e:Entity) RETURN e.id AS id")} >= {r["id"] for r in names}
 
 
 @pytest.mark.parametrize("batch", [5000, 2])

@@ -166,9 +166,11 @@ def describe(members: list[str], pair: PairFn, mentions: dict[str, int], names: 
 
 
 def canonical_of(members: list[str], mentions: dict[str, int], names: dict[str, str],
-                 cores: dict[str, str]) -> str:
-    """The member to keep (see :func:`describe`)."""
-    return min(members, key=lambda m: (-mentions.get(m, 1), -len(cores.get(m, "")), len(names.get(m, "")), m))
+                 cores: dict[str, str], new: frozenset[str] = frozenset()) -> str:
+    """The member to keep (see :func:`describe`); one not in ``new`` (an entity the graph had before an
+    increment) before any that is, so a resolved entity keeps its id when copies of its name arrive."""
+    return min(members, key=lambda m: (m in new, -mentions.get(m, 1), -len(cores.get(m, "")),
+                                       len(names.get(m, "")), m))
 
 
 class UnionFind:

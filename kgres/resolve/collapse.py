@@ -34,14 +34,16 @@ BATCH_IDS = 2000
 def collapse(db: Database, cfg: ScoreConfig, ambiguity: Ambiguity, max_component: int,
              cohesion: float, pairwise: bool = True, focus: list[str] | None = None) -> tuple[list[Group], int]:
     """Groups of identical-name copies to merge, and how many copies were left to pair scoring;
-    ``focus``: only the sets of copies that hold one of these entities (an incremental resolve)."""
+    ``focus``: only the sets of copies that hold one of these entities (an incremental resolve, whose
+    new entities join the copy the graph had: resolved entities keep their ids)."""
     groups: list[Group] = []
     left = 0
+    new = frozenset(focus or ())
     for batch in batches(_candidates(db, ambiguity, focus), BATCH_IDS):
         ctx = PairContext.load(db, batch, cfg, ambiguity)
         for piece in batch:
             found, skipped = _piece_groups(ctx, sorted(i for i in piece if i in ctx.sides), max_component, cohesion,
-                                           pairwise)
+                                           pairwise, new)
             groups += found
             left += skipped
     return groups, left
@@ -63,8 +65,9 @@ def _candidates(db: Database, ambiguity: Ambiguity, focus: list[str] | None) -> 
 
 
 def _piece_groups(ctx: PairContext, ids: list[str], max_component: int, cohesion: float,
-                  pairwise: bool = True) -> tuple[list[Group], int]:
-    """Groups of one set of same-key copies; the second value counts copies left unmerged here."""
+                  pairwise: bool = True, new: frozenset[str] = frozenset()) -> tuple[list[Group], int]:
+    """Groups of one set of same-key copies; the second value counts copies left unmerged here.
+    ``new``: the increment's entities, which join a copy the graph had rather than replace it."""
     if len(ids) < 2:
         return [], 0
     inside = set(ids)
@@ -79,7 +82,7 @@ def _piece_groups(ctx: PairContext, ids: list[str], max_component: int, cohesion
                   or _identifiers_disagree(sides)
                   or (not pairwise and _attributes_disagree(sides)))
     if not conflicted:
-        canonical = canonical_of(ids, mentions, names, cores)
+        canonical = canonical_of(ids, mentions, names, cores, new)
         group = _group(ids, canonical, ctx.compare)
         if all(e.score >= auto for e in group.evidence.values()):
             return [group], 0

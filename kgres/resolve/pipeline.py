@@ -43,9 +43,11 @@ ENGINES = ("default", "rules")  # kgres's own: collapse, passes, blocking, scori
 ResolveMode = Literal["merge", "synonym", "merge+synonym"]
 STRATEGIES: tuple[str, ...] = ResolveStrategy.__args__  # type: ignore[attr-defined]
 MODES: tuple[str, ...] = ResolveMode.__args__  # type: ignore[attr-defined]
-# A resolve that deleted at least this share of the entities ends by rebuilding the entity vector
-# index (kgres.resolve.embed.reindex): the deleted vectors doubled retrieval's vector search at 100k
-# mentions. A small incremental run leaves it to Lucene's own segment merges, which reclaim deletes.
+# A resolve whose merges deleted the vectors of at least this share of the entities ends by rebuilding
+# the entity vector index (kgres.resolve.embed.reindex): the deleted vectors doubled retrieval's vector
+# search at 100k mentions. Entities a collapse retires before they were ever embedded (most new
+# mentions of an increment) delete nothing. A small run leaves it to Lucene's own segment merges, which
+# reclaim deletes, and keeps vector search up (it fails while the index is rebuilt).
 REINDEX_SHARE = 0.1
 # A focused pass re-embeds around its focus (kgres.resolve.embed.context_around) up to this share of
 # the entities, and recomputes the whole graph's structural embeddings above it.
@@ -295,7 +297,7 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
         passes[-1] = passes[-1].model_copy(update={"synonym_links": passes[-1].synonym_links + linked})
     seconds = _sum_dicts(p.seconds for p in passes)
     merged = sum(p.merged_entities for p in passes)
-    if merged and merged >= REINDEX_SHARE * before:
+    if merged and _unindexed(db, [p.run_id for p in passes]) >= REINDEX_SHARE * before:
         on_step("reindex")
         t = time.perf_counter()
         reindex(db)
@@ -318,6 +320,11 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
         expected_recall=next((p.expected_recall for p in passes if p.expected_recall is not None), None),
         refused=_sum_dicts(p.refused for p in passes), pairs_reused=sum(p.pairs_reused for p in passes),
         pairs_unwritten=sum(p.pairs_unwritten for p in passes))
+
+
+def _unindexed(db: Database, run_ids: list[str]) -> int:
+    """How many vectors the merges of ``run_ids`` deleted from the entity vector index."""
+    return db.read("resolve_unindexed", run_ids=run_ids)[0]["n"]
 
 
 def _pass_id(base: str, n: int) -> str:
