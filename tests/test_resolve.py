@@ -513,6 +513,14 @@ def test_score_pages_compute_what_the_database_would(db, tmp_path, monkeypatch):
         [r for page in in_memory for r in page]
 
 
+def _edges(db, run: str) -> dict[tuple[str, str], dict]:
+    """What the CANDIDATE edges of ``run`` say, by (a, b)."""
+    return {(r["a"], r["b"]): r["c"] for r in db.run(
+        "MATCH (a:Entity)-[c:CANDIDATE {run_id: $run}]->(b:Entity) "
+        "RETURN a.id AS a, b.id AS b, c {.methods, .score, .band, .match_weight, .name_rule, .cannot_link, "
+        ".signals_json} AS c", run=run)}
+
+
 def test_pairs_scored_in_memory_are_written_as_the_database_path_scores_them(db, tmp_path):
     """A pass of the match model keeps its pairs in Python (propose, score_pairs) and writes each
     once: the edges carry what blocking, then scoring through the database, writes for the same
@@ -532,13 +540,7 @@ def test_pairs_scored_in_memory_are_written_as_the_database_path_scores_them(db,
            "CREATE (e)-[:CANDIDATE {run_id: 'run-mem', methods: ['left by an interrupted pass']}]->(e)")
     stats, _, outcomes = score_pairs(db, "run-mem", proposed, ambiguity=load_ambiguity(db), model=model)
 
-    def edges(run_id):
-        return {(r["a"], r["b"]): r["c"] for r in db.run(
-            "MATCH (a:Entity)-[c:CANDIDATE {run_id: $run}]->(b:Entity) "
-            "RETURN a.id AS a, b.id AS b, c {.methods, .score, .band, .match_weight, .name_rule, .cannot_link, "
-            ".signals_json} AS c", run=run_id)}
-
-    through_db, in_memory = edges("run-db"), edges("run-mem")
+    through_db, in_memory = _edges(db, "run-db"), _edges(db, "run-mem")
     assert len(in_memory) == len(proposed) == stats.scored > 10
     assert in_memory == through_db
     assert {b for b, n in stats.bands.items() if n} >= {"auto", "reject"}
@@ -559,12 +561,6 @@ def test_a_later_pass_reuses_only_the_comparisons_whose_inputs_are_unchanged(db,
     from kgres.resolve.score.memo import PairMemo
     from kgres.resolve.score.stage import load_ambiguity, score_pairs
 
-    def edges(run):
-        return {(r["a"], r["b"]): r["c"] for r in db.run(
-            "MATCH (a:Entity)-[c:CANDIDATE {run_id: $run}]->(b:Entity) "
-            "RETURN a.id AS a, b.id AS b, c {.methods, .score, .band, .match_weight, .name_rule, .cannot_link, "
-            ".signals_json} AS c", run=run)}
-
     ingest.ingest(db, "jsonl", fixture(tmp_path))
     normalize(db)
     embed(db)
@@ -574,9 +570,10 @@ def test_a_later_pass_reuses_only_the_comparisons_whose_inputs_are_unchanged(db,
     assert (memo.hits, memo.misses, first.unchanged) == (0, len(proposed), 0) and len(proposed) > 10
     again, _, outcomes = score_pairs(db, "r2", proposed, ambiguity=load_ambiguity(db), model=model, memo=memo)
     assert (memo.hits, memo.misses) == (len(proposed), len(proposed))
-    assert again.unchanged == len(proposed) and edges("r2") == {} and len(edges("r1")) == len(proposed)
+    assert again.unchanged == len(proposed) and _edges(db, "r2") == {} and len(_edges(db, "r1")) == len(proposed)
     assert again.bands == first.bands and {o["band"] for o in outcomes} >= {"auto", "reject"}
-    assert all(o["signals"] == edges("r1")[(o["a"], o["b"])]["signals_json"] for o in outcomes if o["band"] == "auto")
+    first_edges = _edges(db, "r1")
+    assert all(o["signals"] == first_edges[(o["a"], o["b"])]["signals_json"] for o in outcomes if o["band"] == "auto")
 
     apple = _entity(db, "ap2")
     db.run("MATCH (e:Entity {id: $id}) SET e.description = 'the second Apple computer'", id=apple)
@@ -589,8 +586,8 @@ def test_a_later_pass_reuses_only_the_comparisons_whose_inputs_are_unchanged(db,
     score_pairs(db, "r3", proposed, ambiguity=load_ambiguity(db), model=model, memo=memo)
     assert (memo.hits, memo.misses) == (2 * len(proposed) - len(changed), len(proposed) + len(changed))
     score_pairs(db, "r3-plain", proposed, ambiguity=load_ambiguity(db), model=model)
-    newest = {**edges("r1"), **edges("r3")}
-    assert 0 < len(edges("r3")) < len(proposed) and newest == edges("r3-plain")
+    newest = {**_edges(db, "r1"), **_edges(db, "r3")}
+    assert 0 < len(_edges(db, "r3")) < len(proposed) and newest == _edges(db, "r3-plain")
 
 
 def test_the_pair_memo_holds_at_most_its_limit_dropping_the_longest_held():

@@ -203,14 +203,15 @@ def collect(source: Iterable[tuple[list[dict[str, Any]], "_Sides"]], comps: list
 def _compare(page: list[dict[str, Any]], sides: "_Sides", comps: list[Comparison], ambiguity: Ambiguity | None,
              tokens: TokenWeights | None, fingerprints: bool) -> list[Compared]:
     """The comparison outcome of each pair of ``page`` (rows as :func:`_complete` leaves them), with
-    what :class:`PairMemo` checks before reusing it (``fingerprints``: the entities', else 0)."""
+    what :class:`PairMemo` checks before reusing it (``fingerprints``: the entities' and the short-form
+    holder key's, else 0 and None: no memo will read them)."""
     pairs = [(sides.get(r["a"], r["b"]), sides.get(r["b"], r["a"])) for r in page]
     frame = PairFrame.of(pairs, [r["ego"] for r in page], [r["neighbour"] for r in page],
                          [r["same_chunk"] for r in page], ambiguity, tokens)
     gamma = vectors(frame, comps)
     out = []
     for i, (r, (x, y), (level, nx, ny), tf) in enumerate(zip(page, pairs, frame.names(), tf_values(frame, comps))):
-        question = short_form_question(level, nx, ny) if ambiguity is not None else None
+        question = short_form_question(level, nx, ny) if fingerprints and ambiguity is not None else None
         key = ambiguity.key(nx.core, nx.tokens, ny.core, ny.tokens, *question) if question else None
         out.append(Compared(
             fa=sides.fingerprint(r["a"]) if fingerprints else 0, fb=sides.fingerprint(r["b"]) if fingerprints else 0,
