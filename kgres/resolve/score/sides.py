@@ -4,10 +4,15 @@ a merged entity carries, neighbours, identifiers and attributes from its mention
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from kgres.resolve.normalize import fold, name_keys, singular
 from kgres.resolve.score.identifiers import attributes_of, identifiers_of
+
+# A merged entity's aliases are keyed each time its side is read (every pass, every pair page): the
+# same few names again and again (100 new mentions into a resolved 100k graph: 9.6k calls, 0.6 s).
+_alias_keys = lru_cache(maxsize=1 << 16)(name_keys)
 
 MAX_ALIASES = 20
 
@@ -52,7 +57,7 @@ class Side:
                                                 for x in (w, singular(w))))
         others = []
         for alias in sorted(set(r.get("aliases") or ()))[:MAX_ALIASES]:
-            k = name_keys(alias, r.get("norm_type"))
+            k = _alias_keys(alias, r.get("norm_type"))
             if k.core != own.core:
                 others.append(replace(own, core=k.core, tokens=k.tokens, acronym=k.acronym, numbers=k.numbers,
                                       gender=k.gender, title=k.title, name=alias))
