@@ -75,5 +75,6 @@ CREATE CONSTRAINT pair_label_pair IF NOT EXISTS FOR (l:PairLabel) REQUIRE (l.a, 
 CREATE CONSTRAINT writer_lock_name IF NOT EXISTS FOR (l:WriterLock) REQUIRE l.name IS UNIQUE;
 CREATE INDEX merge_plan_run IF NOT EXISTS FOR (p:MergePlan) ON (p.run_id);
 CREATE INDEX retired_entity_id IF NOT EXISTS FOR (r:RetiredEntity) ON (r.id);
+CREATE INDEX retired_entity_run IF NOT EXISTS FOR (r:RetiredEntity) ON (r.retired_by_run);
 CREATE VECTOR INDEX entity_fastrp IF NOT EXISTS FOR (e:Entity) ON e.fastrp
   OPTIONS {indexConfig: {`vector.dimensions`: $fastrp_dimensions, `vector.similarity_function`: 'cosine'}};

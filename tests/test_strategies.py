@@ -138,6 +138,7 @@ def test_an_interrupted_resolve_is_finished_by_the_next(db, tmp_path, monkeypatc
     assert_one_refers_to_per_mention(db)                       # consistent even mid-run
     stats = resolve(db)
     assert stats.resumed and stats.run_id == "reference"
+    assert "reindex" in stats.seconds                          # counting the vectors the first process's passes deleted
     assert_aggregates_current(db)                              # what the crash left stale, the resume refreshed
     assert (groups(db), _entity_layer(db)) == expected
     assert_decisions_recorded(db)

@@ -297,7 +297,8 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
         passes[-1] = passes[-1].model_copy(update={"synonym_links": passes[-1].synonym_links + linked})
     seconds = _sum_dicts(p.seconds for p in passes)
     merged = sum(p.merged_entities for p in passes)
-    if merged and _unindexed(db, [p.run_id for p in passes]) >= REINDEX_SHARE * before:
+    # every pass of this resolve, those an interrupted process ran before this one resumed it too
+    if _unindexed(db, [_pass_id(base, i) for i in range(1, first + len(passes))]) >= max(1, REINDEX_SHARE * before):
         on_step("reindex")
         t = time.perf_counter()
         reindex(db)
