@@ -43,11 +43,12 @@ ENGINES = ("default", "rules")  # kgres's own: collapse, passes, blocking, scori
 ResolveMode = Literal["merge", "synonym", "merge+synonym"]
 STRATEGIES: tuple[str, ...] = ResolveStrategy.__args__  # type: ignore[attr-defined]
 MODES: tuple[str, ...] = ResolveMode.__args__  # type: ignore[attr-defined]
-# A resolve whose merges deleted the vectors of at least this share of the entities ends by rebuilding
-# the entity vector index (kgres.resolve.embed.reindex): the deleted vectors doubled retrieval's vector
-# search at 100k mentions. Entities a collapse retires before they were ever embedded (most new
-# mentions of an increment) delete nothing. A small run leaves it to Lucene's own segment merges, which
-# reclaim deletes, and keeps vector search up (it fails while the index is rebuilt).
+# A resolve whose merges deleted vectors numbering at least this share of the entities left ends by
+# rebuilding the entity vector index (kgres.resolve.embed.reindex): the deleted vectors doubled
+# retrieval's vector search at 100k mentions. Entities a collapse retires before they were ever
+# embedded (the copies of a first resolve, most new mentions of an increment) delete nothing. A small
+# run leaves it to Lucene's own segment merges, which reclaim deletes, and keeps vector search up (it
+# fails while the index is rebuilt).
 REINDEX_SHARE = 0.1
 # A focused pass re-embeds around its focus (kgres.resolve.embed.context_around) up to this share of
 # the entities, and recomputes the whole graph's structural embeddings above it.
@@ -298,7 +299,8 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
     seconds = _sum_dicts(p.seconds for p in passes)
     merged = sum(p.merged_entities for p in passes)
     # every pass of this resolve, those an interrupted process ran before this one resumed it too
-    if _unindexed(db, [_pass_id(base, i) for i in range(1, first + len(passes))]) >= max(1, REINDEX_SHARE * before):
+    deleted = _unindexed(db, [_pass_id(base, i) for i in range(1, first + len(passes))])
+    if deleted and deleted >= REINDEX_SHARE * db.count("Entity"):
         on_step("reindex")
         t = time.perf_counter()
         reindex(db)
