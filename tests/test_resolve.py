@@ -122,6 +122,20 @@ def _vector_index_id(db) -> int:
     return db.run("SHOW VECTOR INDEXES YIELD name, id WHERE name = 'entity_embedding' RETURN id")[0]["id"]
 
 
+def test_the_rebuild_weighs_the_vectors_merges_deleted_against_the_entities_left(db, tmp_path):
+    """Copies a collapse merges before they are embedded delete no vector; entities a scored pass
+    merges do. Those are weighed against the entities left (what the index holds), so a graph of many
+    copies and a few scored merges still gets its index rebuilt."""
+    ingest.ingest(db, "jsonl", fixture(tmp_path))
+    ingest.ingest_records(db, [{"kind": "mention", "id": f"pm-{i}", "name": "Pall Mall", "type": "GEO"}
+                               for i in range(200)])
+    index = _vector_index_id(db)
+    stats = resolve(db)
+    deleted = db.run("MATCH (e:RetiredEntity) WHERE e.embedding IS NOT NULL RETURN count(e) AS n")[0]["n"]
+    assert 0.1 * stats.entities_after <= deleted < 0.1 * stats.entities_before
+    assert "reindex" in stats.seconds and _vector_index_id(db) != index
+
+
 def test_a_resolve_that_merges_rebuilds_the_entity_vector_index(db, tmp_path):
     ingest.ingest(db, "jsonl", fixture(tmp_path))
     index = _vector_index_id(db)
