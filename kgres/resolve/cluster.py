@@ -146,14 +146,15 @@ def _conflicting_tie(i, j, avg, options, groups, compatible, mentions) -> int | 
 
 
 def describe(members: list[str], pair: PairFn, mentions: dict[str, int], names: dict[str, str],
-             cores: dict[str, str]) -> Group:
+             cores: dict[str, str], new: frozenset[str] = frozenset()) -> Group:
     """Canonical member and per-member evidence.
 
-    Canonical: most mentions, then the most informative name (longest normalised key, so
-    "Sherlock Holmes" beats "Holmes"), then the plainer spelling of it (shorter raw name, so
-    "Sherlock Holmes" beats "Mr. Sherlock Holmes"), then the smallest id.
+    Canonical: one the graph had before an increment (not in ``new``), then most mentions, then the
+    most informative name (longest normalised key, so "Sherlock Holmes" beats "Holmes"), then the
+    plainer spelling of it (shorter raw name, so "Sherlock Holmes" beats "Mr. Sherlock Holmes"), then
+    the smallest id.
     """
-    canonical = canonical_of(members, mentions, names, cores)
+    canonical = canonical_of(members, mentions, names, cores, new)
     evidence, link_scores = {}, []
     for m in members:
         links = [(pair(*sorted((m, o))), o) for o in members if o != m]

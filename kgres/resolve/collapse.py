@@ -89,7 +89,7 @@ def _piece_groups(ctx: PairContext, ids: list[str], max_component: int, cohesion
     if not pairwise or len(ids) > max_component:
         return [], len(ids)  # left to blocking and scoring
     parts = cohesive_groups(ids, ctx.compare, mentions, auto, cohesion)
-    return [describe(p, ctx.compare, mentions, names, cores) for p in parts if len(p) > 1], 0
+    return [describe(p, ctx.compare, mentions, names, cores, new) for p in parts if len(p) > 1], 0
 
 
 def _group(ids: list[str], canonical: str, pair: PairFn) -> Group:

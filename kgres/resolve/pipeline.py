@@ -300,14 +300,15 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
     merged = sum(p.merged_entities for p in passes)
     # every pass of this resolve, those an interrupted process ran before this one resumed it too
     deleted = _unindexed(db, [_pass_id(base, i) for i in range(1, first + len(passes))])
-    if deleted and deleted >= REINDEX_SHARE * db.count("Entity"):
+    after = db.count("Entity")
+    if deleted and deleted >= REINDEX_SHARE * after:
         on_step("reindex")
         t = time.perf_counter()
         reindex(db)
         seconds["reindex"] = time.perf_counter() - t
     return ResolveStats(
         run_id=base, strategy=cfg.strategy, mode=cfg.mode, passes=len(passes), entities_before=before,
-        entities_after=db.count("Entity"), candidate_pairs=sum(p.candidate_pairs for p in passes),
+        entities_after=after, candidate_pairs=sum(p.candidate_pairs for p in passes),
         pairs_by_strategy=_sum_dicts(p.pairs_by_strategy for p in passes),
         bands=_sum_dicts(p.bands for p in passes), groups=sum(p.groups for p in passes),
         merged_entities=merged,
