@@ -34,8 +34,8 @@ EXPECTED = {
     "description": [">=0.9", ">=0.7", ">=0.5", "<0.5"],
     "same_chunk": ["yes", "no"],
 }
-NAMES = ["same_key", "typo", "legal_suffix", "acronym", "explained", "person_name", "overlap_80", "overlap_60", "overlap_40",
-         "overlap_20", "none"]
+NAMES = ["same_key", "typo", "legal_suffix", "acronym", "explained", "person_name", "person_spelling", "overlap_80",
+         "overlap_60", "overlap_40", "overlap_20", "none"]
 
 
 def test_levels_are_declared_enumerable_and_stable():
@@ -45,6 +45,7 @@ def test_levels_are_declared_enumerable_and_stable():
     assert {k: by_name[k] for k in EXPECTED} == EXPECTED
     assert by_name["name"] == [f"{n}, {b}" for n in NAMES for b in ("cos>=0.9", "cos>=0.8", "cos<0.8", "no vector")]
     assert by_name["attr:dob"] == ["exact", "one_edit", "within_month", "within_year", "within_10_years", "different"]
+    assert by_name["attr:postcode"] == ["exact", "one_edit", "two_edits", "close", "different"]
     for c in comps:  # every level is explained and has priors; names are unique within a comparison
         assert len(set(c.level_names())) == len(c.levels) >= 2
         assert all(lv.description and 0 < lv.m_prior and 0 < lv.u_prior for lv in c.levels)
@@ -111,6 +112,32 @@ def test_dates_compare_by_how_far_apart_they_are(x, y, level):
     assert c.levels[attribute_level("date", x, y)].name == level
 
 
+@pytest.mark.parametrize("a, b, level", [
+    ("Ran Cole", "Ryan Cole", "person_spelling"), ("Eli Rowe", "Eli Roew", "person_spelling"),
+    ("Rowe Caleb", "Caleb Rowe", "person_spelling"),  # reordered
+    ("Elanor Eavns", "Eleanor Evans", "person_spelling"),  # both words mistyped
+    ("Jon Smith", "Jan Smith", None), ("Anna Cole", "Emma Cole", None),  # other given names
+    ("Ran Cole", "Ryan Cole Smith", None),  # a word more: not the same name typed again
+])
+def test_a_person_name_typed_again_is_its_own_level(a, b, level):
+    """``level`` None: any level but person_spelling (a word overlap)."""
+    from kgres.resolve.score.levels import NAME_LEVELS, name_level
+
+    got = NAME_LEVELS[name_level(side(a), side(b))].name
+    assert got == level if level else got.startswith("overlap")
+    assert NAME_LEVELS[name_level(side(a, "CONCEPT"), side(b, "CONCEPT"))].name != "person_spelling"
+
+
+@pytest.mark.parametrize("x, y, level", [
+    ("dmacdonald@rivers-glass.biz", "dmacdoald@riverb-glass.siz", "close"),  # three slips in a long code
+    ("r.cole1@ramirez-anthony.com", "r.cole1@ramtrez-anihony.com", "two_edits"),
+    ("2119", "3165", "different"), ("0412345678", "0499871234", "different"),
+])
+def test_a_long_code_mistyped_in_a_few_places_is_close(x, y, level):
+    c = attribute_comparison("email", "code")
+    assert c.levels[attribute_level("code", normalise_value("code", x), normalise_value("code", y))].name == level
+
+
 @pytest.mark.parametrize("x, y, level", [
     ("1999", "1999.0", "exact"), ("1999", "2000", "one_apart"), ("1995", "1999", "within_5"),
     ("1976", "1999", "different"),
@@ -151,7 +178,7 @@ def test_term_frequencies_scale_the_evidence_a_level_gives():
 
 def test_em_recovers_known_m_and_u():
     """Pairs drawn from a known two-class model: EM finds the share of matches and m and u again."""
-    comps = [attribute_comparison(k, "code") for k in ("a", "b", "c", "d")]
+    comps = [attribute_comparison(k, "number") for k in ("a", "b", "c", "d")]  # four levels each
     rng = np.random.default_rng(7)
     true_m = [np.array(x) for x in ([0.7, 0.15, 0.1, 0.05], [0.6, 0.2, 0.1, 0.1], [0.8, 0.1, 0.05, 0.05],
                                     [0.5, 0.3, 0.1, 0.1])]
@@ -173,7 +200,7 @@ def test_known_non_matches_shape_m_and_u_but_not_the_share_of_matches():
     """Pairs a constraint forbids are labelled non-matches outside the share (``in_share``): the
     prior over the candidates the model is asked about stays, and the comparison they carry (the
     other is null: the constraint read it) learns its ``u`` from them too."""
-    comps = [attribute_comparison(k, "code") for k in ("a", "b")]
+    comps = [attribute_comparison(k, "number") for k in ("a", "b")]  # four levels each
     rng = np.random.default_rng(3)
     n, m, u = 4000, [0.8, 0.1, 0.05, 0.05], [0.05, 0.05, 0.1, 0.8]
     match = rng.random(n) < 0.3
@@ -232,6 +259,9 @@ def test_record_agreement_leaves_a_name_conflict_to_the_model():
     assert constraints.conflict(x, y) is None
     assert constraints.conflict(side("Caleb Challenor"), side("Nathan Challenor")) is not None
     assert constraints.conflict(side("Hannagan Mikhayla"), side("Mikhvyla Hannagan")) is None  # swapped, misspelt
+    assert constraints.conflict(side("Bailey Freddie"), side("Freddie Baiyel")) is None  # letters swapped too
+    assert constraints.conflict(side("Curtis Maya"), side("Maya Curtsi")) is None
+    assert constraints.conflict(side("Eva Armstrong"), side("Armstrong Turing")) is not None  # not one name
 
 
 @pytest.mark.parametrize("a, b", [("Robert Alan", "Robert Allen"), ("Ellie Ellis", "Ellie Eislls"),

@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from rapidfuzz.distance import DamerauLevenshtein, JaroWinkler, Levenshtein
+from rapidfuzz.distance import DamerauLevenshtein, JaroWinkler
 
 from kgres.resolve.score.identifiers import identifier_conflict
 from kgres.resolve.score.names import (given_names_conflict, predicate_key, qualifiers, surnames_conflict,
@@ -99,14 +99,14 @@ def _records_agree(a: Side, b: Side) -> bool:
 
 
 def _reordered(a: Side, b: Side) -> bool:
-    """The same words in another order, each equal or a spelling of the other (a record that swapped
-    given name and surname, with a typo: "Hannagan Mikhayla" / "Mikhvyla Hannagan")."""
+    """The same words in another order, each equal or a spelling of the other (:func:`_spelling_of`:
+    a record that swapped given name and surname, with a typo: "Hannagan Mikhayla" / "Mikhvyla
+    Hannagan", "Bailey Freddie" / "Freddie Baiyel", "Eva Armstrong" / "Armstrong Eav")."""
     if len(a.tokens) != len(b.tokens) or len(a.tokens) < 2:
         return False
     rest = [unaccent(t) for t in b.tokens]
     for t in (unaccent(x) for x in a.tokens):
-        match = next((u for u in rest if u == t or (min(len(t), len(u)) >= 4 and
-                                                    Levenshtein.normalized_similarity(t, u) >= 0.7)), None)
+        match = next((u for u in rest if u == t or _spelling_of(t, u)), None)
         if match is None:
             return False
         rest.remove(match)

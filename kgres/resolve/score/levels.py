@@ -26,7 +26,8 @@ from rapidfuzz.fuzz import token_set_ratio
 
 from kgres.resolve.ambiguity import Ambiguity
 from kgres.resolve.normalize import LEGAL_SUFFIXES, singular
-from kgres.resolve.score.names import acronym_of, initials_match, jaccard, name_part, plain, typo_variant, unaccent
+from kgres.resolve.score.names import (acronym_of, initials_match, jaccard, name_part, person_spelling, plain,
+                                       typo_variant, unaccent)
 from kgres.resolve.score.sides import Side
 
 NULL = -1
@@ -113,15 +114,18 @@ NAME_LEVELS = (
     Level("explained", "one name is the other plus words the longer one's own attributes carry (a maker, a brand: "
           "Amber Waves Ale / Capitol City Amber Waves Ale, by Capitol City Brewing)", 0.06, u_prior=0.001),
     Level("person_name", "a person's name and its given name, surname or initials (Holmes / Sherlock Holmes)",
-          0.14, u_prior=0.005),
+          0.10, u_prior=0.005),
+    Level("person_spelling", "a person's name typed again: as many words, each the other's, its initial or a "
+          "spelling of it, in any order (Ran Cole / Ryan Cole, Rowe Caleb / Caleb Rowe)", 0.04, u_prior=0.001),
     Level("overlap_80", "words shared, weighted by rarity: 80% or more (reordered names, a common word added)", 0.10,
           u_prior=0.003),
     Level("overlap_60", "rarity-weighted words shared: 60% or more", 0.06, u_prior=0.005),
     Level("overlap_40", "rarity-weighted words shared: 40% or more", 0.04, u_prior=0.01),
     Level("overlap_20", "rarity-weighted words shared: 20% or more", 0.02, u_prior=0.03),
-    Level("none", "no word shared, or only common ones", 0.02, u_prior=0.942),
+    Level("none", "no word shared, or only common ones", 0.02, u_prior=0.941),
 )
-SAME_KEY, TYPO, LEGAL_SUFFIX, ACRONYM, EXPLAINED, PERSON_NAME, OVERLAP_80, OVERLAP_60, OVERLAP_40, OVERLAP_20, NONE = range(11)
+(SAME_KEY, TYPO, LEGAL_SUFFIX, ACRONYM, EXPLAINED, PERSON_NAME, PERSON_SPELLING, OVERLAP_80, OVERLAP_60, OVERLAP_40,
+ OVERLAP_20, NONE) = range(12)
 
 
 @dataclass(frozen=True)
@@ -189,6 +193,8 @@ def name_level(a: Side, b: Side, weights: TokenWeights = UNIFORM) -> int:
             return PERSON_NAME
         if initials_match(a.tokens, b.tokens):
             return PERSON_NAME
+        if person_spelling(a.tokens, b.tokens) and plain(a.core, b.core):
+            return PERSON_SPELLING
     shared = weights.overlap(a.tokens, b.tokens)
     for level, floor in ((OVERLAP_80, 0.8), (OVERLAP_60, 0.6), (OVERLAP_40, 0.4), (OVERLAP_20, 0.2)):
         if shared >= floor:
@@ -525,7 +531,9 @@ ATTRIBUTE_LEVELS = {
     "code": (Level("exact", "the same code once punctuation goes", 0.8, tf=True, u_prior=0.005),
              Level("one_edit", "one character apart", 0.1, u_prior=0.01),
              Level("two_edits", "two characters apart", 0.04, u_prior=0.02),
-             Level("different", "different codes", 0.06, u_prior=0.965)),
+             Level("close", "a long code mistyped in a few places (8+ characters, Jaro-Winkler >= 0.92: an "
+                   "email, a URL)", 0.03, u_prior=0.005),
+             Level("different", "different codes", 0.03, u_prior=0.96)),
     "text": (Level("exact", "the same text once case and punctuation go", 0.7, tf=True, u_prior=0.02),
              Level("close", "a spelling apart (Jaro-Winkler >= 0.92, or token-set >= 0.9)", 0.15, u_prior=0.02),
              Level("partial", "words in common (token-set >= 0.6)", 0.08, u_prior=0.1),
@@ -589,7 +597,9 @@ def attribute_level(kind: str, x: str, y: str) -> int:
         return 1 if rel <= 0.05 else 2 if rel <= 0.2 else 3
     if kind == "code":
         d = Levenshtein.distance(x, y, score_cutoff=2)
-        return 1 if d <= 1 else 2 if d <= 2 else 3
+        if d <= 2:
+            return d
+        return 3 if min(len(x), len(y)) >= 8 and JaroWinkler.similarity(x, y) >= 0.92 else 4
     if JaroWinkler.similarity(x, y) >= 0.92 or token_set_ratio(x, y) >= 90:
         return 1
     return 2 if token_set_ratio(x, y) >= 60 else 3

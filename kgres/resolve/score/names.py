@@ -5,7 +5,7 @@ the word-level tests behind them. Pure functions of name keys (:mod:`kgres.resol
 from __future__ import annotations
 
 import functools
-
+import itertools
 import unicodedata
 from typing import TYPE_CHECKING
 
@@ -97,6 +97,24 @@ def name_part(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     """The shorter person name is the longer one's given name(s) or surname, in place."""
     short, long_ = (a, b) if len(a) < len(b) else (b, a)
     return tuple(long_[:len(short)]) == short or tuple(long_[-len(short):]) == short
+
+
+def person_spelling(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Two person names of two or three words each, as many words each, whose words pair off in some
+    order, each pair equal, an initial and its name, or one name typed twice (Jaro-Winkler >= 0.9,
+    the bar under which :func:`given_names_conflict` calls two given names different): "Ran Cole" /
+    "Ryan Cole", "Thoas Green" / "Thomas Green", "Rowe Caleb" / "Caleb Rowe". Registers carry such
+    names; words under six letters are too short for :func:`typo_variant`."""
+    if len(a) != len(b) or not 2 <= len(a) <= 3 or a == b:
+        return False
+    xs = [unaccent(t) for t in a]
+    return any(all(_one_word(x, y) for x, y in zip(xs, order))
+               for order in itertools.permutations([unaccent(t) for t in b]))
+
+
+def _one_word(x: str, y: str) -> bool:
+    return x == y or (len(x) == 1 and y.startswith(x)) or (len(y) == 1 and x.startswith(y)) or \
+        JaroWinkler.similarity(x, y) >= 0.9
 
 
 def qualifiers(tokens: tuple[str, ...]) -> frozenset[str]:
