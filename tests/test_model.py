@@ -20,7 +20,7 @@ from kgres.resolve.score.levels import (BANDS, FIXED, NULL, OVERLAP_40, PairFram
                                         words_swapped)
 from kgres.resolve.score.model import MatchModel, probability, train
 from kgres.resolve.score.sides import Side
-from kgres.resolve.score.stage import weak_names
+from kgres.resolve.score.stage import Candidates, rare_agreements, weak_names
 from tests.graphs import write_jsonl
 
 # The declared levels, in order. A change here changes what stored models and labels mean: it must
@@ -237,6 +237,27 @@ def test_names_that_each_have_their_own_word_never_auto_merge_on_context():
     gamma[:, k["neighbours"]] = 0
     capped = weak_names(gamma, comps, np.array([0, 0, 2], dtype=np.int16), np.array([True, False, True]))
     assert capped.tolist() == [True, False, False]
+
+
+def test_a_rare_value_and_a_second_near_one_count_as_two_agreements():
+    """A register's record typed twice: the same rare email and a birth date a month off pass the
+    name cap; a rare email alone, or a birth date a month off alone, does not."""
+    comps = comparisons([("dob", "date"), ("email", "code")])
+    model = train(np.zeros((2, len(comps)), dtype=np.int8), comps, [np.full(len(c.levels), 1 / len(c.levels))
+                                                                   for c in comps])
+    k = {c.name: i for i, c in enumerate(comps)}
+    dob, email = model.comparisons[k["attr:dob"]], model.comparisons[k["attr:email"]]
+    email.tf, dob.tf = {"ada@example.org": 0.0001, "info@example.org": 0.5}, {"19710624": 0.0001}
+    gamma = np.full((5, len(comps)), NULL, dtype=np.int8)
+    gamma[:, k["attr:dob"]] = [2, 2, 2, 5, 0]  # within a month (x3), different, exact
+    gamma[:, k["attr:email"]] = [0, NULL, 0, 0, 0]
+    cands = Candidates(a=list("abcde"), b=list("vwxyz"))
+    cands.tf = {(0, k["attr:email"]): "ada@example.org", (2, k["attr:email"]): "info@example.org",
+                (3, k["attr:email"]): "ada@example.org", (4, k["attr:email"]): "ada@example.org",
+                (4, k["attr:dob"]): "19710624"}
+    counts = rare_agreements(model, cands, entities=1000, gamma=gamma)
+    assert counts.tolist() == [2, 0, 0, 1, 2]  # rare + near; near alone; common + near; rare alone; two rare
+    assert rare_agreements(model, cands, entities=1000).tolist() == [1, 0, 0, 1, 2]  # exact rare values only
 
 
 @pytest.mark.parametrize("a, b, reason", [

@@ -291,7 +291,7 @@ def _score(db: Database, run_id: str, source: Callable[[], Iterable[tuple[list[d
     vetoed = np.array([c is not None for c in cands.conflict], dtype=bool)
     probs = np.where(vetoed, 0.0, probs)
     t_auto = min(cfg.auto_ceiling, auto_threshold(probs[~vetoed], cfg.target_precision, cfg.auto_floor))
-    capped = weak_names(gamma, comps, rare_agreements(model, cands, sample_entities(db, sample)),
+    capped = weak_names(gamma, comps, rare_agreements(model, cands, sample_entities(db, sample), gamma),
                         np.array(cands.swapped, dtype=bool)) \
         if cfg.name_required else np.zeros(len(gamma), dtype=bool)
     against = riding_the_prior(gamma, comps, weights - model.prior_weight())
@@ -414,20 +414,37 @@ def weak_names(gamma: np.ndarray, comps: list[Comparison], rare: np.ndarray | No
 
 RARE_VALUE = 10  # a value at most this many entities carry (as the sample estimates) identifies
 RARE_AGREEMENTS = 2  # ... and two of them agreeing identify a record, whatever its name says
+# The levels at which a date or a code counts as a second agreement beside a rare exact one: a key
+# slipped, a month off (dates); a character or a few slipped (codes).
+NEAR_LEVELS = {"date": ("one_edit", "within_month"), "code": ("one_edit", "two_edits", "close")}
 
 
-def rare_agreements(model: MatchModel, cands: Candidates, entities: int) -> np.ndarray:
+def rare_agreements(model: MatchModel, cands: Candidates, entities: int, gamma: np.ndarray | None = None
+                    ) -> np.ndarray:
     """Per pair, how many dates or codes few entities carry it agrees on exactly (a date of birth and
     a tax number identify a record), as opposed to what a group shares (the album of twelve songs,
-    its label and release date; a city)."""
+    its label and release date; a city). Beside one such, another date or code that agrees at all
+    (exactly on a common value, or nearly: :data:`NEAR_LEVELS`, in ``gamma``) counts too: a register's
+    record typed twice keeps its date of birth and slips a key of its email (fake_1000: "Lex Gorodon"
+    / "Lexi", the same email and a birth date a month apart)."""
     counts = np.zeros(len(cands), dtype=np.int16)
     weights = {k: c for k, c in enumerate(model.comparisons) if c.kind in ("date", "code") and c.tf}
+    exact = np.zeros((len(cands), len(model.comparisons)), dtype=bool)
     for (i, k), value in cands.tf.items():
         c = weights.get(k)
         if c is not None:
             share = c.tf_share(value)
-            counts[i] += share * entities <= RARE_VALUE  # about how many entities carry the value
-    return counts
+            rare = share * entities <= RARE_VALUE  # about how many entities carry the value
+            counts[i] += rare
+            exact[i, k] = rare
+    if gamma is None:
+        return counts
+    near = np.zeros(len(cands), dtype=np.int16)
+    for k, c in enumerate(model.comparisons):
+        if c.kind in NEAR_LEVELS:
+            agree = np.isin(gamma[:, k], [0, *(c.levels.index(n) for n in NEAR_LEVELS[c.kind] if n in c.levels)])
+            near += agree & ~exact[:, k]
+    return counts + np.where(counts >= 1, near, 0)
 
 
 def sample_entities(db: Database, sample: training.Sample | None) -> int:
