@@ -262,6 +262,8 @@ def test_a_rare_value_and_a_second_near_one_count_as_two_agreements():
 
 @pytest.mark.parametrize("a, b, reason", [
     ("Sherlock Holmes", "Mycroft Holmes", "different given names"),
+    ("Sherlock Holmes", "Shylock Holmes", "different given names"),  # alike, in place: not a reordering
+    ("Mary Smith", "Mark Smith", "different given names"),
     ("Mr. Fezziwig", "Mrs. Fezziwig", "honorifics differ in gender"),
     ("Colonel Moran", "Professor Moran", "titles differ"),
     ("Young Scrooge", "Scrooge", "different qualifiers"),
@@ -280,6 +282,10 @@ def test_record_agreement_leaves_a_name_conflict_to_the_model():
     assert constraints.conflict(x, y) is None
     assert constraints.conflict(side("Caleb Challenor"), side("Nathan Challenor")) is not None
     assert constraints.conflict(side("Hannagan Mikhayla"), side("Mikhvyla Hannagan")) is None  # swapped, misspelt
+    x = side("Reuben James", email="r.james@jackson.com", dob="1976-08-22")
+    assert constraints.conflict(x, side("Rubnen James", email="r.james@jackson.com", dob="1976-07-24")) is None
+    assert constraints.conflict(x, side("Rubnen James", email="r.james@jackson.com", dob="1990-01-05")) is not None
+    assert constraints.conflict(x, side("Rubnen James", email="r.jones@jackson.com", dob="1976-07-24")) is not None
     assert constraints.conflict(side("Bailey Freddie"), side("Freddie Baiyel")) is None  # letters swapped too
     assert constraints.conflict(side("Curtis Maya"), side("Maya Curtsi")) is None
     assert constraints.conflict(side("Eva Armstrong"), side("Armstrong Turing")) is not None  # not one name

@@ -95,14 +95,18 @@ RECORD_AGREEMENTS = 2
 
 
 def _records_agree(a: Side, b: Side) -> bool:
-    return a.agreements(b) >= RECORD_AGREEMENTS
+    """Two attributes agree, or one does and a date or a code of another nearly does (the same email,
+    a birth date a month off: "Reuben James" / "Rubnen James")."""
+    exact = a.agreements(b)
+    return exact >= RECORD_AGREEMENTS or (exact >= 1 and exact + a.near_agreements(b) >= RECORD_AGREEMENTS)
 
 
 def _reordered(a: Side, b: Side) -> bool:
     """The same words in another order, each equal or a spelling of the other (:func:`_spelling_of`:
     a record that swapped given name and surname, with a typo: "Hannagan Mikhayla" / "Mikhvyla
-    Hannagan", "Bailey Freddie" / "Freddie Baiyel", "Eva Armstrong" / "Armstrong Eav")."""
-    if len(a.tokens) != len(b.tokens) or len(a.tokens) < 2:
+    Hannagan", "Bailey Freddie" / "Freddie Baiyel"). Words that pair off in place are not reordered:
+    "Sherlock Holmes" / "Shylock Holmes" is for the given-name rule to judge."""
+    if len(a.tokens) != len(b.tokens) or len(a.tokens) < 2 or _one_word(a.tokens[-1], b.tokens[-1]):
         return False
     rest = [unaccent(t) for t in b.tokens]
     for t in (unaccent(x) for x in a.tokens):
@@ -111,6 +115,11 @@ def _reordered(a: Side, b: Side) -> bool:
             return False
         rest.remove(match)
     return True
+
+
+def _one_word(x: str, y: str) -> bool:
+    x, y = unaccent(x), unaccent(y)
+    return x == y or _spelling_of(x, y)
 
 
 def _given_names(a: Side, b: Side) -> str | None:

@@ -114,9 +114,9 @@ NAME_LEVELS = (
     Level("explained", "one name is the other plus words the longer one's own attributes carry (a maker, a brand: "
           "Amber Waves Ale / Capitol City Amber Waves Ale, by Capitol City Brewing)", 0.06, u_prior=0.001),
     Level("person_name", "a person's name and its given name, surname or initials (Holmes / Sherlock Holmes)",
-          0.10, u_prior=0.005),
+          0.14, u_prior=0.005),
     Level("person_spelling", "a person's name typed again: as many words, each the other's, its initial or a "
-          "spelling of it, in any order (Ran Cole / Ryan Cole, Rowe Caleb / Caleb Rowe)", 0.04, u_prior=0.001),
+          "spelling of it, in any order (Ran Cole / Ryan Cole, Rowe Caleb / Caleb Rowe)", 0.02, u_prior=0.001),
     Level("overlap_80", "words shared, weighted by rarity: 80% or more (reordered names, a common word added)", 0.10,
           u_prior=0.003),
     Level("overlap_60", "rarity-weighted words shared: 60% or more", 0.06, u_prior=0.005),

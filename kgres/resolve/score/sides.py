@@ -70,6 +70,30 @@ class Side:
         """How many attribute keys the two entities carry one value of (once punctuation and case go)."""
         return len({k for k, _ in self.facts & other.facts})
 
+    def near_agreements(self, other: "Side") -> int:
+        """How many attribute keys, of those the two do not agree on exactly, hold a date or a code of
+        each that nearly agree (:func:`near_values`: a key slipped, a month off)."""
+        exact = {k for k, _ in self.facts & other.facts}
+        mine: dict[str, list[str]] = {}
+        for k, v in self.attributes:
+            if k not in exact:
+                mine.setdefault(k, []).append(v)
+        return len({k for k, v in other.attributes if k in mine and any(near_values(u, v) for u in mine[k])})
+
+
+def near_values(x: str, y: str) -> bool:
+    """Two attribute values that are one date or one code typed twice: dates one digit apart, with
+    day and month swapped, or at most 31 days apart; codes (one word with a digit, an "@" or a
+    "://", 6+ characters) at most two characters apart."""
+    from kgres.resolve.score.levels import attribute_level, normalise_value, parse_date
+
+    if parse_date(x) and parse_date(y):
+        return attribute_level("date", normalise_value("date", x), normalise_value("date", y)) <= 2
+    if all(" " not in v.strip() and any(c.isdigit() or c == "@" for c in v) or "://" in v for v in (x, y)):
+        cx, cy = normalise_value("code", x), normalise_value("code", y)
+        return min(len(cx), len(cy)) >= 6 and attribute_level("code", cx, cy) <= 2
+    return False
+
 
 def fold_value(value: str) -> str:
     """An attribute value as agreements and blocking compare it: a date as YYYYMMDD, anything else
