@@ -106,7 +106,7 @@ def _reordered(a: Side, b: Side) -> bool:
     a record that swapped given name and surname, with a typo: "Hannagan Mikhayla" / "Mikhvyla
     Hannagan", "Bailey Freddie" / "Freddie Baiyel"). Words that pair off in place are not reordered:
     "Sherlock Holmes" / "Shylock Holmes" is for the given-name rule to judge."""
-    if len(a.tokens) != len(b.tokens) or len(a.tokens) < 2 or _one_word(a.tokens[-1], b.tokens[-1]):
+    if len(a.tokens) != len(b.tokens) or len(a.tokens) < 2 or _spelt_as(a.tokens[-1], b.tokens[-1]):
         return False
     rest = [unaccent(t) for t in b.tokens]
     for t in (unaccent(x) for x in a.tokens):
@@ -117,7 +117,8 @@ def _reordered(a: Side, b: Side) -> bool:
     return True
 
 
-def _one_word(x: str, y: str) -> bool:
+def _spelt_as(x: str, y: str) -> bool:
+    """One word, or a spelling of it (:func:`_spelling_of`), once accents go."""
     x, y = unaccent(x), unaccent(y)
     return x == y or _spelling_of(x, y)
 

@@ -103,8 +103,8 @@ def person_spelling(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     """Two person names of two or three words each, as many words each, whose words pair off in some
     order, each pair equal, an initial and its name, or one name typed twice (Jaro-Winkler >= 0.9,
     the bar under which :func:`given_names_conflict` calls two given names different): "Ran Cole" /
-    "Ryan Cole", "Thoas Green" / "Thomas Green", "Rowe Caleb" / "Caleb Rowe". Registers carry such
-    names; words under six letters are too short for :func:`typo_variant`."""
+    "Ryan Cole", "Eli Rowe" / "Eli Roew", "Rowe Caleb" / "Caleb Rowe". Registers carry such names;
+    words under six letters are too short for :func:`typo_variant`."""
     if len(a) != len(b) or not 2 <= len(a) <= 3 or a == b:
         return False
     xs = [unaccent(t) for t in a]
