@@ -554,9 +554,14 @@ def test_pairs_scored_in_memory_are_written_as_the_database_path_scores_them(db,
            "CREATE (e)-[:CANDIDATE {run_id: 'run-mem', methods: ['left by an interrupted pass']}]->(e)")
     stats, _, outcomes = score_pairs(db, "run-mem", proposed, ambiguity=load_ambiguity(db), model=model)
 
+    # pages of a few pairs, the next page's sides read and the last batch written while Python works
+    small, _, small_outcomes = score_pairs(db, "run-small", proposed, ambiguity=load_ambiguity(db), model=model,
+                                           batch_size=3)
+
     through_db, in_memory = _edges(db, "run-db"), _edges(db, "run-mem")
     assert len(in_memory) == len(proposed) == stats.scored > 10
-    assert in_memory == through_db
+    assert in_memory == through_db == _edges(db, "run-small")
+    assert small_outcomes == outcomes and small.bands == stats.bands
     assert {b for b, n in stats.bands.items() if n} >= {"auto", "reject"}
     assert {(o["a"], o["b"]): (o["p"], o["band"], o["name_rule"], o["vetoed"], o["capped"], o["signals"])
             for o in outcomes} == {

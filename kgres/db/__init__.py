@@ -5,6 +5,7 @@
 - :mod:`kgres.db.cypher`: where the ``cypher/*.cypher`` files are and how they are loaded;
 - :mod:`kgres.db.gds`: GDS projections as context managers;
 - :mod:`kgres.db.lock`: the writer lock every command that changes the graph holds;
+- :mod:`kgres.db.overlap`: one call in flight on a worker thread, so Neo4j works while Python does;
 - :func:`batches`: items grouped into transaction-sized batches.
 """
 

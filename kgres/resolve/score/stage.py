@@ -28,6 +28,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from kgres.db import Database
+from kgres.db.overlap import Overlap
 from kgres.errors import ConfigError
 from kgres.resolve.ambiguity import Ambiguity
 from kgres.resolve.score import training
@@ -100,37 +101,61 @@ def pages(db: Database, run_id: str, batch_size: int) -> Iterator[tuple[list[dic
     Each row: ``a``, ``b``, ``rel`` (the pair's relationship, ``resolve_score_page``) and what
     :func:`_complete` adds."""
     sources = db.read("resolve_score_sources", _plain=True, run_id=run_id)
-    forbidden = not_same_as(db) if sources else set()
-    cache = _Sides()
-    for rels in _pages_of(sources, batch_size):
-        if page := db.read("resolve_score_page", _plain=True, run_id=run_id, rels=rels):
-            yield _complete(page, cache, db, forbidden)
+    raw = (db.read("resolve_score_page", _plain=True, run_id=run_id, rels=rels)
+           for rels in _pages_of(sources, batch_size))
+    yield from _completed((page for page in raw if page), db)
 
 
 def pair_pages(db: Database, pairs: Iterable[tuple[str, str]], batch_size: int
                ) -> Iterator[tuple[list[dict[str, Any]], "_Sides"]]:
     """:func:`pages` for pairs held in memory (``a`` < ``b``, sorted): pages of whole entities'
     pairs, each row ``a``, ``b`` and what :func:`_complete` adds. Only the sides are read."""
-    forbidden: set[tuple[str, str]] | None = None
-    cache = _Sides()
+    yield from _completed(_pair_rows(pairs, batch_size), db)
+
+
+def _pair_rows(pairs: Iterable[tuple[str, str]], batch_size: int) -> Iterator[list[dict[str, Any]]]:
+    """``pairs`` (sorted) as rows ``a``, ``b``, in pages of whole entities of about ``batch_size``."""
     page: list[dict[str, Any]] = []
     for a, b in pairs:
         if len(page) >= batch_size and page[-1]["a"] != a:
-            forbidden = not_same_as(db) if forbidden is None else forbidden
-            yield _complete(page, cache, db, forbidden)
+            yield page
             page = []
         page.append({"a": a, "b": b})
     if page:
-        yield _complete(page, cache, db, not_same_as(db) if forbidden is None else forbidden)
+        yield page
 
 
-def _complete(page: list[dict[str, Any]], cache: "_Sides", db: Database,
-              forbidden: set[tuple[str, str]]) -> tuple[list[dict[str, Any]], "_Sides"]:
+def _completed(raw: Iterator[list[dict[str, Any]]], db: Database
+               ) -> Iterator[tuple[list[dict[str, Any]], "_Sides"]]:
+    """Each page of ``raw`` completed by :func:`_complete`, with the sides of the entities it has
+    not met before read from Neo4j while the caller compares the page before (kgres.db.overlap): the
+    server reads while Python compares."""
+    cache = _Sides()
+    forbidden: set[tuple[str, str]] | None = None
+    with Overlap("kgres-score-sides") as ahead:
+        page = next(raw, None)
+        if page is not None:
+            forbidden = not_same_as(db)
+            ahead.submit(_Sides.read, db, cache.missing(_entities(page)))
+        while page is not None:
+            done = _complete(page, cache, db, forbidden, ready=ahead.wait())
+            page = next(raw, None)
+            if page is not None:
+                ahead.submit(_Sides.read, db, cache.missing(_entities(page)))
+            yield done
+
+
+def _entities(page: list[dict[str, Any]]) -> list[str]:
+    return sorted({r["a"] for r in page} | {r["b"] for r in page})
+
+
+def _complete(page: list[dict[str, Any]], cache: "_Sides", db: Database, forbidden: set[tuple[str, str]],
+              ready: list[dict[str, Any]] = ()) -> tuple[list[dict[str, Any]], "_Sides"]:
     """Add to each row of ``page`` what comparing needs beyond the two Sides, computed from what
     :class:`_Sides` read once per entity, not per pair: ``predicates`` between the two;
     ``not_same_as``; the ``ego``, ``neighbour`` and ``structural`` cosines in [-1, 1] (None when a
-    vector is missing) and ``same_chunk``."""
-    sides = cache.load(db, sorted({r["a"] for r in page} | {r["b"] for r in page}))
+    vector is missing) and ``same_chunk``. ``ready``: side rows already read for the page."""
+    sides = cache.load(db, _entities(page), ready)
     for r in page:
         a, b = r["a"], r["b"]
         r["predicates"] = sides.between(a, b)
@@ -301,41 +326,43 @@ def _score(db: Database, run_id: str, source: Callable[[], Iterable[tuple[list[d
     write = "resolve_score_write" if methods is None else "resolve_score_create"
     rounded = np.round(level_weights, 4)  # as the evidence keeps them
     rows, outcomes, unchanged = [], [], 0
-    for i in range(len(cands)):
-        held = CAPPED if capped[i] else AGAINST if against[i] and probs[i] >= t_review else None
-        band = "auto" if probs[i] >= t_auto and held is None else \
-            "review" if probs[i] >= t_review and probs[i] > 0 else "reject"
-        bands[band] += 1
-        a, b, p = cands.a[i], cands.b[i], round(float(probs[i]), 6)
-        name_rule = name_of_level(comps[0].levels[gamma[i, 0]].name) if gamma[i, 0] != NULL else None
-        weight = round(float(weights[i]), 4)
-        again = False
-        if memo is not None and methods is not None:
-            # everything the pair's edge would say: an edge an earlier pass wrote saying it stands
-            again = memo.written(a, b, hash((
-                gamma[i].tobytes(), rounded[i].tobytes(), cands.conflict[i], _round4(cands.ego[i]),
-                _round4(cands.neighbour[i]), held, p, band, weight, tuple(methods[(a, b)]))))
-            unchanged += again
-        signals = None if again and band != "auto" else json.dumps(
-            evidence(comps, gamma[i], cands.conflict[i], cands.ego[i], cands.neighbour[i], held, level_weights[i]),
-            sort_keys=True)
-        outcomes.append({"a": a, "b": b, "p": p, "band": band, "name_rule": name_rule,
-                         "vetoed": cands.conflict[i] is not None, "capped": held is not None,
-                         "signals": signals if band == "auto" else None})
-        if again:
-            continue
-        row = {"a": a, "b": b, "score": p, "band": band, "match_weight": weight,
-               "cannot_link": cands.conflict[i], "name_rule": name_rule, "signals_json": signals}
-        if methods is None:
-            row["rel"] = cands.rel[i]
-        else:
-            row["methods"] = methods[(a, b)]
-        rows.append(row)
-        if len(rows) == batch_size:
-            db.write(write, rows=rows, run_id=run_id)
-            rows = []
-    if rows:
-        db.write(write, rows=rows, run_id=run_id)
+    # the server writes one batch while the next is built (kgres.db.overlap)
+    with Overlap("kgres-score-write") as ahead:
+        for i in range(len(cands)):
+            held = CAPPED if capped[i] else AGAINST if against[i] and probs[i] >= t_review else None
+            band = "auto" if probs[i] >= t_auto and held is None else \
+                "review" if probs[i] >= t_review and probs[i] > 0 else "reject"
+            bands[band] += 1
+            a, b, p = cands.a[i], cands.b[i], round(float(probs[i]), 6)
+            name_rule = name_of_level(comps[0].levels[gamma[i, 0]].name) if gamma[i, 0] != NULL else None
+            weight = round(float(weights[i]), 4)
+            again = False
+            if memo is not None and methods is not None:
+                # everything the pair's edge would say: an edge an earlier pass wrote saying it stands
+                again = memo.written(a, b, hash((
+                    gamma[i].tobytes(), rounded[i].tobytes(), cands.conflict[i], _round4(cands.ego[i]),
+                    _round4(cands.neighbour[i]), held, p, band, weight, tuple(methods[(a, b)]))))
+                unchanged += again
+            signals = None if again and band != "auto" else json.dumps(
+                evidence(comps, gamma[i], cands.conflict[i], cands.ego[i], cands.neighbour[i], held, level_weights[i]),
+                sort_keys=True)
+            outcomes.append({"a": a, "b": b, "p": p, "band": band, "name_rule": name_rule,
+                             "vetoed": cands.conflict[i] is not None, "capped": held is not None,
+                             "signals": signals if band == "auto" else None})
+            if again:
+                continue
+            row = {"a": a, "b": b, "score": p, "band": band, "match_weight": weight,
+                   "cannot_link": cands.conflict[i], "name_rule": name_rule, "signals_json": signals}
+            if methods is None:
+                row["rel"] = cands.rel[i]
+            else:
+                row["methods"] = methods[(a, b)]
+            rows.append(row)
+            if len(rows) == batch_size:
+                ahead.submit(db.write, write, rows=rows, run_id=run_id)
+                rows = []
+        if rows:
+            ahead.submit(db.write, write, rows=rows, run_id=run_id)
     if trained:
         model.id, model.run_id = f"model-{uuid.uuid4().hex[:12]}", run_id
     store(db, model, run_id, trained=trained, pinned=False, thresholds=(t_auto, t_review), quality=(precision, recall))
@@ -570,10 +597,21 @@ class _Sides:
             self._chunks[e["id"]] = frozenset(e.pop("chunks", None) or ())
             self._rows[e["id"]] = e
 
-    def load(self, db: Database, ids: list[str]) -> "_Sides":
-        """Make sure the entities ``ids`` are here, reading only those not kept from earlier pages."""
-        if missing := [i for i in ids if i not in self._rows]:
-            self._add(db.read("resolve_score_sides", _plain=True, ids=missing))
+    def missing(self, ids: list[str]) -> list[str]:
+        """Those of ``ids`` not kept here."""
+        return [i for i in ids if i not in self._rows]
+
+    @staticmethod
+    def read(db: Database, ids: list[str]) -> list[dict[str, Any]]:
+        """The ``resolve_score_sides`` rows of ``ids`` (touches no cache: safe on another thread)."""
+        return db.read("resolve_score_sides", _plain=True, ids=ids) if ids else []
+
+    def load(self, db: Database, ids: list[str], ready: Iterable[dict[str, Any]] = ()) -> "_Sides":
+        """Make sure the entities ``ids`` are here, taking their rows from ``ready`` (read ahead)
+        and reading only those still missing, neither kept from earlier pages nor read ahead."""
+        self._add([r for r in ready if r["e"]["id"] not in self._rows])
+        if missing := self.missing(ids):
+            self._add(self.read(db, missing))
         for i in ids:
             if i in self._rows:
                 self._rows.move_to_end(i)
