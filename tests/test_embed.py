@@ -139,9 +139,13 @@ def test_context_around_new_entities_equals_the_whole_graph_fastrp(db, tmp_path)
 
     generate(tmp_path / "g.jsonl", tmp_path / "gold.jsonl", 400, seed=2)
     ingest.ingest(db, "jsonl", tmp_path / "g.jsonl")
+    ids = sorted(r["id"] for r in db.run("MATCH (e:Entity) RETURN e.id AS id"))[50:90]
+    # two predicates between one pair are two edges: the whole graph's projection counts both
+    parallel = db.run("MATCH (a:Entity)-[r:RELATED]->(b:Entity) WHERE a.id IN $ids WITH a, b LIMIT 10 "
+                      "CREATE (a)-[:RELATED {predicate: 'also_related_to'}]->(b) RETURN count(*) AS n", ids=ids)
+    assert parallel[0]["n"] > 0
     embed(db)
     whole = {r["id"]: r["v"] for r in db.run("MATCH (e:Entity) RETURN e.id AS id, e.context_embedding AS v")}
-    ids = sorted(whole)[50:90]
     db.run("MATCH (e:Entity) WHERE e.id IN $ids REMOVE e.context_embedding", ids=ids)
     assert context_around(db, ids, 128, 42, page=15) >= len(ids)
     again = {r["id"]: r["v"] for r in db.run("MATCH (e:Entity) RETURN e.id AS id, e.context_embedding AS v")}

@@ -109,7 +109,7 @@ def structural(db: Database, dimensions: int, seed: int) -> None:
     db.write("resolve_embed_clear_isolated")
 
 
-def context_around(db: Database, ids: list[str], dimensions: int, seed: int, page: int = 500,
+def context_around(db: Database, ids: list[str], dimensions: int, seed: int, page: int = 5000,
                    max_degree: int = 100) -> int:
     """Recompute the context embeddings of ``ids`` and of their neighbours with at most
     ``max_degree`` neighbours (what new entities change; a hub's mean barely moves), from
