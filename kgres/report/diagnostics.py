@@ -66,7 +66,7 @@ class Report(BaseModel):
     variant_suspects: list[dict[str, Any]]
     self_loops: list[dict[str, Any]]
     weak_groups: list[dict[str, Any]]
-    score_histogram: dict[str, list[int]]  # band -> pairs per 0.05 score bucket, latest run
+    score_histogram: dict[str, list[int]]  # band -> pairs per 0.05 score bucket, latest run, each pair at its last pass
     score_run: str | None
     reflection_histogram: list[int] = []   # reflected triples per 0.1 score bucket
     filtered_triples: list[dict[str, Any]] = []

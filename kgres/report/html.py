@@ -26,7 +26,7 @@ def render(r: Report, sweep: list[SweepPoint] | None = None, window: tuple[float
         labels = [f"{i / 20:.2f}" for i in range(20)]
         bands = [b for b in ("auto", "review", "reject") if b in r.score_histogram]
         parts += [f"<h2>Candidate scores of {escape(r.score_run or '')}</h2>",
-                  _bars("plot-scores", "Candidate pairs per score, by band", labels,
+                  _bars("plot-scores", "Candidate pairs per score (each at its last pass), by band", labels,
                         {b: r.score_histogram[b] for b in bands}, [COLOURS[b] for b in bands], stacked=True)]
     if r.model is not None:
         m = r.model
