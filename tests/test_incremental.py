@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from kgres import ingest
 from kgres.cli import main
+from kgres.curate.review import decide
 from kgres.errors import KgresError
 from kgres.evaluate.metrics import pairwise
 from kgres.evaluate.synth import generate, gold_of, increments
@@ -65,6 +66,30 @@ def test_a_new_mention_that_could_link_two_entities_goes_through_the_rules(db, t
     assert entity_of(db, "sh1") != entity_of(db, "my1")
     assert entity_of(db, "n2") == entity_of(db, "my1") or entity_of(db, "n2") == "ent:jsonl:n2"
     assert entity_of(db, "n2") != entity_of(db, "sh1")
+
+
+def test_a_new_copy_of_a_name_joins_its_entity_whatever_the_entity_s_other_names_say(db, tmp_path):
+    """An entity that took a spelling of its name ("Hedy Bengo" into "Hedy Bengio") takes a later copy
+    of its own name by collapse, as one run collapsing the copies first would; read against the
+    spelling, the copy met a rule veto (different surnames) and stayed a second "Hedy Bengio"."""
+    ingest.ingest(db, "jsonl", fixture(tmp_path))
+    ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "hedy.jsonl", [
+        {"kind": "chunk", "id": "c30", "text": "Hedy Bengio and Hedy Bengo"},
+        {"kind": "mention", "id": "hb1", "name": "Hedy Bengio", "type": "PERSON", "chunk_id": "c30"},
+        {"kind": "mention", "id": "hb2", "name": "Hedy Bengo", "type": "PERSON", "chunk_id": "c30"}]), source="hedy")
+    resolve(db)
+    hedy = db.run("MATCH (:Mention {source_key: 'hb1'})-[:REFERS_TO]->(e:Entity) RETURN e.id AS id")[0]["id"]
+    other = db.run("MATCH (:Mention {source_key: 'hb2'})-[:REFERS_TO]->(e:Entity) RETURN e.id AS id")[0]["id"]
+    if hedy != other:
+        decide(db, "accept", hedy, other)  # a person says the spelling is hers
+    hedy = db.run("MATCH (:Mention {source_key: 'hb1'})-[:REFERS_TO]->(e:Entity) RETURN e.id AS id")[0]["id"]
+    assert db.run("MATCH (e:Entity {id: $id}) RETURN e.aliases AS a", id=hedy)[0]["a"] == ["Hedy Bengio", "Hedy Bengo"]
+    ingest.ingest(db, "jsonl", new_mentions(tmp_path, ("n1", "Hedy Bengio", "PERSON")))
+    inc = resolve(db, new=True)
+    assert inc.incremental and inc.collapsed_entities == 1
+    assert entity_of(db, "n1") == hedy
+    assert db.run("MATCH (e:Entity {name: 'Hedy Bengio'}) RETURN count(e) AS n")[0]["n"] == 1
+    assert_one_refers_to_per_mention(db)
 
 
 def test_rollback_of_an_incremental_run_is_exact(db, tmp_path):
