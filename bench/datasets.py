@@ -118,8 +118,11 @@ def magellan(name: str, split: str = "test") -> Dataset:
                                  "attributes": {c: v for c, v in values[1:] if v}}
         return ids[key]
 
+    folder = DATA / "magellan-dev" / name
+    if not (folder / f"{split}.txt").is_file():  # else the set scores P = R = 1.00 on no pairs at all
+        raise FileNotFoundError(f"{folder / f'{split}.txt'}: the labelled pairs of magellan-{name} are missing")
     for part in ("train", "valid", "test"):  # every split's records make the graph; the test pairs score it
-        path = DATA / "magellan-dev" / name / f"{part}.txt"
+        path = folder / f"{part}.txt"
         if not path.is_file():
             continue
         for line in path.read_text().splitlines():
