@@ -78,11 +78,9 @@ def test_a_new_copy_of_a_name_joins_its_entity_whatever_the_entity_s_other_names
         {"kind": "mention", "id": "hb1", "name": "Hedy Bengio", "type": "PERSON", "chunk_id": "c30"},
         {"kind": "mention", "id": "hb2", "name": "Hedy Bengo", "type": "PERSON", "chunk_id": "c30"}]), source="hedy")
     resolve(db)
-    hedy = db.run("MATCH (:Mention {source_key: 'hb1'})-[:REFERS_TO]->(e:Entity) RETURN e.id AS id")[0]["id"]
-    other = db.run("MATCH (:Mention {source_key: 'hb2'})-[:REFERS_TO]->(e:Entity) RETURN e.id AS id")[0]["id"]
-    if hedy != other:
-        decide(db, "accept", hedy, other)  # a person says the spelling is hers
-    hedy = db.run("MATCH (:Mention {source_key: 'hb1'})-[:REFERS_TO]->(e:Entity) RETURN e.id AS id")[0]["id"]
+    if entity_of(db, "hb1") != entity_of(db, "hb2"):
+        decide(db, "accept", entity_of(db, "hb1"), entity_of(db, "hb2"))  # a person says the spelling is hers
+    hedy = entity_of(db, "hb1")
     assert db.run("MATCH (e:Entity {id: $id}) RETURN e.aliases AS a", id=hedy)[0]["a"] == ["Hedy Bengio", "Hedy Bengo"]
     ingest.ingest(db, "jsonl", new_mentions(tmp_path, ("n1", "Hedy Bengio", "PERSON")))
     inc = resolve(db, new=True)

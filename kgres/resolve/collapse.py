@@ -15,20 +15,19 @@ merges each group as clustering would have, under the same guards:
   is clustered pair by pair (:func:`kgres.resolve.cluster.cohesive_groups`) up to ``max_component``.
 
 Each merged member's evidence is its real :func:`kgres.resolve.score.compare` result against the canonical
-(a resolved canonical taken as the name the copies share, not its other names: see ``_as_copies``),
+(a resolved canonical taken as the name the copies share, not its other names),
 so ``kgres explain`` shows the same signals as for a scored pair.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 
 from kgres.db import Database, batches
 from kgres.resolve.ambiguity import Ambiguity
 from kgres.resolve.cluster import Evidence, Group, canonical_of, cohesive_groups, describe
 from kgres.resolve.pairs import PairContext, PairFn
-from kgres.resolve.score import PairScore, ScoreConfig, compare
+from kgres.resolve.score import ScoreConfig
 
 BATCH_IDS = 2000
 
@@ -77,8 +76,11 @@ def _piece_groups(ctx: PairContext, ids: list[str], max_component: int, cohesion
     mentions, names, cores = ctx.mentions(ids), ctx.names(ids), ctx.cores(ids)
     auto = ctx.cfg.auto_threshold
     # Two entities merged earlier: their other names must agree too (left to scoring). New copies of
-    # the name of one resolved entity join it when each compares with it, as that name (_as_copies),
-    # in the auto band (_group).
+    # the name of one resolved entity join it when each compares with it in the auto band (_group),
+    # taken as that name: its other names said what they had to say when they were merged. Read
+    # again against a copy, a spelling the model accepted ("Hedy Bengo" into "Hedy Bengio") became a
+    # rule veto (different surnames), and later copies stayed a second "Hedy Bengio" that one run,
+    # collapsing first, never leaves. Neighbours, relations, identifiers and NOT_SAME_AS still count.
     conflicted = (sum(1 for s in sides if s.aliases) > 1
                   or any(a in inside and b in inside for a, b in ctx.forbidden)
                   or any(a in inside and b in inside for a, b in ctx.related)
@@ -86,30 +88,13 @@ def _piece_groups(ctx: PairContext, ids: list[str], max_component: int, cohesion
                   or (not pairwise and _attributes_disagree(sides)))
     if not conflicted:
         canonical = canonical_of(ids, mentions, names, cores, new)
-        group = _group(ids, canonical, _as_copies(ctx, ids))
+        group = _group(ids, canonical, ctx.compare_as_copies)
         if all(e.score >= auto for e in group.evidence.values()):
             return [group], 0
     if not pairwise or len(ids) > max_component:
         return [], len(ids)  # left to blocking and scoring
     parts = cohesive_groups(ids, ctx.compare, mentions, auto, cohesion)
     return [describe(p, ctx.compare, mentions, names, cores, new) for p in parts if len(p) > 1], 0
-
-
-def _as_copies(ctx: PairContext, ids: list[str]) -> PairFn:
-    """Compare two copies of one name as that name: a resolved entity among them without its other
-    names. The copy's name is one the entity already holds, so its other names said what they have
-    to say about it when they were merged; read again against the copy, a spelling the model accepted
-    ("Hedy Bengo" into "Hedy Bengio") became a rule veto ("different surnames"), and copies arriving
-    after that merge stayed a second "Hedy Bengio" that one run over the same mentions, collapsing
-    first, never leaves (3k generated mentions in ten increments). Neighbours, relations,
-    identifiers and NOT_SAME_AS still count."""
-    plain = {i: replace(ctx.sides[i], aliases=()) for i in ids}
-
-    def pair(x: str, y: str) -> PairScore:
-        key = (x, y) if x < y else (y, x)
-        return compare(plain[key[0]], plain[key[1]], ctx.cfg, not_same_as=key in ctx.forbidden,
-                       predicates_between=ctx.related.get(key, ()), ambiguity=ctx.ambiguity)
-    return pair
 
 
 def _group(ids: list[str], canonical: str, pair: PairFn) -> Group:

@@ -10,6 +10,7 @@ pair computed once.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from kgres.db import Database
@@ -46,10 +47,18 @@ class PairContext:
         """How ``x`` and ``y`` compare (symmetric, cached)."""
         key = (x, y) if x < y else (y, x)
         if key not in self._cache:
-            self._cache[key] = compare(self.sides[key[0]], self.sides[key[1]], self.cfg,
-                                       not_same_as=key in self.forbidden,
-                                       predicates_between=self.related.get(key, ()), ambiguity=self.ambiguity)
+            self._cache[key] = self._compare(self.sides[key[0]], self.sides[key[1]], key)
         return self._cache[key]
+
+    def compare_as_copies(self, x: str, y: str) -> PairScore:
+        """:meth:`compare` for two copies of one name, each taken as that name only: without the other
+        names a resolved entity carries (see :func:`kgres.resolve.collapse.collapse`)."""
+        key = (x, y) if x < y else (y, x)
+        return self._compare(replace(self.sides[key[0]], aliases=()), replace(self.sides[key[1]], aliases=()), key)
+
+    def _compare(self, a: Side, b: Side, key: tuple[str, str]) -> PairScore:
+        return compare(a, b, self.cfg, not_same_as=key in self.forbidden,
+                       predicates_between=self.related.get(key, ()), ambiguity=self.ambiguity)
 
     def cannot_link(self, x: str, y: str) -> str | None:
         """The reason ``x`` and ``y`` may never be one entity, or None."""
