@@ -132,7 +132,9 @@ class Ambiguity:
         h = self._get(key)
         if h is None or a_core == b_core:
             return ShortFormVerdict(holders=len(h.groups) if h else 0, dominant_side=False)
-        return ShortFormVerdict(holders=len(h.groups), dominant_side=h.member.get(long_core) == h.dominant)
+        dom = h.dominant  # None when no group dominates: then no side is the dominant one (the other
+        # side need not be a holder at all: "D. Jones" and "Dr. Jones" are both short forms of "jones")
+        return ShortFormVerdict(holders=len(h.groups), dominant_side=dom is not None and h.member.get(long_core) == dom)
 
     def key(self, a_core: str, a_tokens: tuple[str, ...], b_core: str, b_tokens: tuple[str, ...],
             type_: str | None, rule: str) -> tuple | None:
