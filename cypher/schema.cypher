@@ -76,5 +76,7 @@ CREATE CONSTRAINT writer_lock_name IF NOT EXISTS FOR (l:WriterLock) REQUIRE l.na
 CREATE INDEX merge_plan_run IF NOT EXISTS FOR (p:MergePlan) ON (p.run_id);
 CREATE INDEX retired_entity_id IF NOT EXISTS FOR (r:RetiredEntity) ON (r.id);
 CREATE INDEX retired_entity_run IF NOT EXISTS FOR (r:RetiredEntity) ON (r.retired_by_run);
+CREATE INDEX entity_revived_by_run IF NOT EXISTS FOR (e:Entity) ON (e.revived_by_run);
+CREATE INDEX retired_entity_key_core IF NOT EXISTS FOR (r:RetiredEntity) ON (r.key_core);
 CREATE VECTOR INDEX entity_fastrp IF NOT EXISTS FOR (e:Entity) ON e.fastrp
   OPTIONS {indexConfig: {`vector.dimensions`: $fastrp_dimensions, `vector.similarity_function`: 'cosine'}};

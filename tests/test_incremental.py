@@ -20,7 +20,7 @@ from kgres.resolve.embed import embed
 from kgres.resolve.normalize import normalize
 from tests.graphs import (assert_aggregates_current, assert_one_refers_to_per_mention, graph_state, snapshot,
                           write_jsonl)
-from tests.test_resolve import fixture, groups
+from tests.test_resolve import MENTIONS, TRIPLES, fixture, groups
 
 
 def entity_of(db, key: str) -> str:
@@ -41,6 +41,7 @@ def test_new_mentions_join_the_resolved_entities_and_nothing_else_is_reexamined(
                                             ("n2", "Large Language Model", "CONCEPT")))
     inc = resolve(db)
     assert inc.incremental and inc.new_entities == 2 and inc.model_id == first.model_id and not inc.model_trained
+    assert inc.redecided == 0  # a new copy of a holder's own name opens no short form
     assert entity_of(db, "n1") == entity_of(db, "sh1")
     assert entity_of(db, "n2") == entity_of(db, "llm1")
     # every candidate pair of the increment has a new mention's entity (or what it merged into) on one side
@@ -88,6 +89,57 @@ def test_a_new_copy_of_a_name_joins_its_entity_whatever_the_entity_s_other_names
     assert entity_of(db, "n1") == hedy
     assert db.run("MATCH (e:Entity {name: 'Hedy Bengio'}) RETURN count(e) AS n")[0]["n"] == 1
     assert_one_refers_to_per_mention(db)
+
+
+def without_jane(tmp_path, *also: str):
+    """The fixture without "Jane Smith" (and the mentions ``also``): "J. Smith" has one holder, John Smith."""
+    recs = [{"kind": "chunk", "id": f"c{i}", "text": f"chunk {i}"} for i in range(1, 11)]
+    recs += [{"kind": "mention", "id": i, "name": n, "type": t, "chunk_id": c} for i, n, t, c in MENTIONS
+             if i not in ("js3", *also)]
+    recs += [{"kind": "triple", "subject": s, "predicate": p, "object": o} for s, p, o in TRIPLES]
+    return write_jsonl(tmp_path / "no-jane.jsonl", recs)
+
+
+def later(tmp_path, key: str):
+    """One mention of the fixture on its own, as a later import."""
+    return write_jsonl(tmp_path / f"{key}.jsonl", [{"kind": "mention", "id": i, "name": n, "type": t, "chunk_id": c}
+                                                    for i, n, t, c in MENTIONS if i == key])
+
+
+def test_a_short_form_a_new_name_makes_ambiguous_is_scored_again(db, tmp_path):
+    """"J. Smith" merged into John Smith, the only J. Smith the graph had. A later "Jane Smith" makes
+    the short form ambiguous: the increment takes it back out and scores it again, and it stays apart
+    from both, as one run over the final graph leaves it (test_known_answers); rollback is exact."""
+    ingest.ingest(db, "jsonl", without_jane(tmp_path))
+    resolve(db)
+    assert entity_of(db, "js1") == entity_of(db, "js2")
+    ingest.ingest(db, "jsonl", later(tmp_path, "js3"))
+    normalize(db)
+    embed(db)
+    before = graph_state(snapshot(db))
+    inc = resolve(db)
+    assert inc.incremental and inc.redecided == 1
+    assert entity_of(db, "js1") not in {entity_of(db, "js2"), entity_of(db, "js3")}
+    trail = db.run("MATCH (:Mention {source_key: 'js1'})-[r:REFERS_TO]->() RETURN r.method AS method, "
+                   "r.run_id AS run, r.decided_by AS who, r.evidence AS evidence")[0]
+    assert (trail["method"], trail["run"], trail["who"]) == ("redecide", inc.run_id, "kgres resolve")
+    assert json.loads(trail["evidence"])["holders"] == [["john smith"], ["jane smith"]]
+    assert_one_refers_to_per_mention(db)
+    assert_aggregates_current(db)
+    merge.rollback(db, inc.run_id)
+    assert graph_state(snapshot(db)) == before
+    assert entity_of(db, "js1") == entity_of(db, "js2")
+
+
+def test_a_person_s_merge_of_a_short_form_is_never_taken_back(db, tmp_path):
+    ingest.ingest(db, "jsonl", without_jane(tmp_path, "js1"))
+    resolve(db)
+    ingest.ingest(db, "jsonl", later(tmp_path, "js1"))
+    decide(db, "accept", entity_of(db, "js1"), entity_of(db, "js2"))
+    ingest.ingest(db, "jsonl", later(tmp_path, "js3"))
+    inc = resolve(db, new=True)
+    assert inc.incremental and inc.redecided == 0
+    assert entity_of(db, "js1") == entity_of(db, "js2")
 
 
 def test_rollback_of_an_incremental_run_is_exact(db, tmp_path):

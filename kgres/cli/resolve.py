@@ -99,6 +99,9 @@ def print_resolve(app: App, stats: ResolveStats) -> None:
     if stats.collapsed_entities or stats.collapse_left:
         left = f"; {stats.collapse_left:,} conflicted copies left to pair scoring" if stats.collapse_left else ""
         t.add_row("identical names", f"{stats.collapsed_entities:,} copies collapsed first{left}")
+    if stats.redecided:
+        t.add_row("short forms", f"{stats.redecided:,} taken back from a holder to score again: "
+                                 "a new name made them ambiguous")
     if stats.synonym_links:
         t.add_row("SAME_AS links", f"{stats.synonym_links:,}")
     t.add_row("seconds", ", ".join(f"{k} {v:.1f}" for k, v in stats.seconds.items()))

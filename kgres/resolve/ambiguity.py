@@ -79,15 +79,8 @@ class Ambiguity:
         self._holders: dict[tuple, Holders | None] = {}
         self._versions: dict[tuple, int] = {}
         for r in sorted(rows, key=lambda r: (-r["mentions"], r["core"])):
-            tokens = tuple(r["tokens"])
-            if r["type"] == "PERSON" and any(w in QUALIFIERS for w in tokens):
-                continue  # "Young Scrooge", "Scrooge's Nephew": never the bare name's referent (a constraint)
-            keys: set[tuple] = set()
-            if r["type"] == "PERSON" and len(tokens[0]) > 1:
-                keys = {("p", tokens[0]), ("p", tokens[-1]), ("i", tokens[0][0], tokens[-1])}
-            if r.get("acronym") and r["acronym"] != r["core"]:
-                keys.add(("a", r["type"], r["acronym"]))
-            for k in keys:
+            tokens = tuple(r["tokens"])  # "Young Scrooge", "Scrooge's Nephew": never a bare name's referent
+            for k in holder_keys(tokens, r["type"], r["core"], r.get("acronym")):
                 self._rows.setdefault(k, []).append((r["core"], tokens, r["mentions"]))
 
     def _get(self, key: tuple | None) -> Holders | None:
@@ -108,17 +101,32 @@ class Ambiguity:
     def load(cls, db: Database, same: SameFn) -> "Ambiguity":
         return cls(db.stream("resolve_ambiguity_holders", _plain=True), same)
 
+    def groups(self, key: tuple) -> list[set[str]]:
+        """The holder groups of the short-form ``key`` (each a set of cores), most-mentioned first."""
+        h = self._get(key)
+        if h is None:
+            return []
+        out: list[set[str]] = [set() for _ in h.groups]
+        for core, i in h.member.items():
+            out[i].add(core)
+        return [out[i] for i in sorted(range(len(h.groups)), key=lambda i: (-h.groups[i][1], i))]
+
+    def dominates(self, key: tuple, core: str, less: int = 0) -> bool:
+        """Whether the holder group of ``core`` carries the short-form ``key`` by the popularity prior
+        with ``less`` of its mentions taken off (those of the short form itself, merged into it)."""
+        h = self._get(key)
+        if h is None or core not in h.member:
+            return False
+        counts = [n for _, n in h.groups]
+        mine = counts[h.member[core]]
+        return mine - less >= PRIOR_MARGIN * (sum(counts) - mine)
+
     def holders(self, tokens: tuple[str, ...], type_: str | None) -> list[list[str]]:
         """The holder groups (cores, most-mentioned group first) a short form could stand for; empty
         when ``tokens`` is not a short form or has fewer than two holder groups."""
-        h = self._get(_short_key(tokens, type_))
-        if h is None or len(h.groups) < 2:
-            return []
-        out: list[list[str]] = [[] for _ in h.groups]
-        for core, i in h.member.items():
-            out[i].append(core)
-        order = sorted(range(len(h.groups)), key=lambda i: (-h.groups[i][1], i))
-        return [sorted(out[i]) for i in order]
+        key = short_key(tokens, type_)
+        groups = self.groups(key) if key is not None else []
+        return [sorted(g) for g in groups] if len(groups) >= 2 else []
 
     def short_form(self, a_core: str, a_tokens: tuple[str, ...], b_core: str, b_tokens: tuple[str, ...],
                    type_: str | None, rule: str) -> ShortFormVerdict | None:
@@ -175,13 +183,27 @@ class Ambiguity:
         return ShortFormVerdict(holders=len(h.groups), dominant_side=dom is not None and h.member.get(long_core) == dom)
 
 
+def holder_keys(tokens: tuple[str, ...], type_: str | None, core: str, acronym: str | None) -> set[tuple]:
+    """The short forms (holder-table keys) a multi-word name can be meant by: a person's first and
+    last word and initial with surname, any name's acronym. Names with a qualifier ("Young Scrooge")
+    hold none."""
+    if len(tokens) < 2 or (type_ == "PERSON" and any(w in QUALIFIERS for w in tokens)):
+        return set()
+    keys: set[tuple] = set()
+    if type_ == "PERSON" and len(tokens[0]) > 1:
+        keys = {("p", tokens[0]), ("p", tokens[-1]), ("i", tokens[0][0], tokens[-1])}
+    if acronym and acronym != core:
+        keys.add(("a", type_, acronym))
+    return keys
+
+
 def _short_side(a_core: str, a_tokens: tuple[str, ...], b_core: str, b_tokens: tuple[str, ...],
                 type_: str | None, rule: str) -> tuple[tuple, str] | None:
     """The short form's holder-table key and the other side's core, when the pair's name link
     (``rule``) is a short form of the other name; else None."""
     if rule not in ("same_key", "person_subset", "person_initials", "acronym"):
         return None
-    ka, kb = _short_key(a_tokens, type_), _short_key(b_tokens, type_)
+    ka, kb = short_key(a_tokens, type_), short_key(b_tokens, type_)
     if ka is not None and (kb is None or len(a_tokens) <= len(b_tokens)):
         return ka, b_core
     if kb is not None:
@@ -189,8 +211,9 @@ def _short_side(a_core: str, a_tokens: tuple[str, ...], b_core: str, b_tokens: t
     return None
 
 
-def _short_key(tokens: tuple[str, ...], type_: str | None) -> tuple | None:
-    """The holder-table key of a short form: a bare person name, an initial and surname, an acronym."""
+def short_key(tokens: tuple[str, ...], type_: str | None) -> tuple | None:
+    """The holder-table key of a short form (a bare person name, an initial and surname, an acronym),
+    None for a name that is not one."""
     if type_ == "PERSON":
         if len(tokens) == 1:
             return ("p", tokens[0])

@@ -151,6 +151,7 @@ def rollback(db: Database, run_id: str) -> int:
         pass
     while db.query("resolve_rollback_run", run_id=run_id, limit=ROLLBACK_BATCH)[0]["moved"]:
         pass  # bounded transactions; each batch is consistent on its own and a rerun continues
+    db.query("resolve_rollback_revived", run_id=run_id)  # what it took back from a holder (kgres.resolve.redecide)
     refreshed = refresh_stale(db)  # what the moves marked :Stale, including an interrupted rollback's
     while db.query("resolve_rollback_candidates", run_id=run_id, limit=ROLLBACK_BATCH * 10)[0]["removed"]:
         pass

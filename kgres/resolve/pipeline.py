@@ -31,6 +31,7 @@ from kgres.resolve.embed import EmbedConfig, embed, reindex
 from kgres.resolve.merge import apply_groups, finish_decisions, link_groups, refresh, resume_plan
 from kgres.resolve.ambiguity import Ambiguity
 from kgres.resolve.normalize import normalize
+from kgres.resolve.redecide import redecide
 from kgres.resolve.score import ScoreConfig, load_ambiguity, score
 from kgres.resolve.score.memo import PairMemo
 from kgres.resolve.score.model import MatchModel
@@ -101,6 +102,7 @@ class ResolveStats(BaseModel):
     merged_entities: int
     collapsed_entities: int = 0  # of merged_entities, those merged as identical-name copies (collapse)
     collapse_left: int = 0  # identical-name copies collapse left to pair scoring (conflicted sets too large)
+    redecided: int = 0  # entities an increment took back from a short form's holder to score again (redecide)
     synonym_links: int = 0
     oversized_components: int
     seconds: dict[str, float]
@@ -257,8 +259,12 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
     if model is None and cfg.strategy == "default" and first > 1 + collapse_run:
         model = _model_of(db, base, first)
     # The short-form holder table reads every multi-word name of the graph: a whole resolve reads it
-    # again each pass (merges change it); an incremental one reads it once, as the increment found it.
-    holders = load_ambiguity(db) if incremental and cfg.strategy in ENGINES else None
+    # again each pass (merges change it); an incremental one reads it once, as the increment found it,
+    # with the increment's names keyed first (unkeyed, a new "Jane Smith" was no holder of "J. Smith").
+    holders = None
+    if incremental and cfg.strategy in ENGINES:
+        normalize(db, strip_legal=cfg.strip_legal_suffixes, ids=focus)
+        holders = load_ambiguity(db)
     vectors = VectorCache()
     memo = PairMemo()  # the pairs the passes compared, reused where nothing they read has changed
     for n in range(first, max(first, max_passes + collapse_run) + 1):
@@ -275,8 +281,10 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
         memo.forget(set(moved) - set(focus))
         if only_collapse:
             # the first scored pass looks at every entity, or (incremental) at the new ones, now
-            # merged into the copies of their names the graph had
+            # merged into the copies of their names the graph had (and at those redecide revived)
             focus = sorted(set(scope) | set(focus)) if incremental else None
+            if stats.redecided:  # their holders no longer count their mentions
+                holders = load_ambiguity(db)
         elif stats.merged_entities == 0:
             if whole or incremental:
                 break
@@ -313,7 +321,7 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
         bands=_sum_dicts(p.bands for p in passes), groups=sum(p.groups for p in passes),
         merged_entities=merged,
         collapsed_entities=sum(p.collapsed_entities for p in passes),
-        collapse_left=sum(p.collapse_left for p in passes),
+        collapse_left=sum(p.collapse_left for p in passes), redecided=sum(p.redecided for p in passes),
         synonym_links=sum(p.synonym_links for p in passes),
         oversized_components=max(p.oversized_components for p in passes),
         seconds={k: round(v, 3) for k, v in seconds.items()},
@@ -379,19 +387,24 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
 
     if not incremental:
         db.replan()  # the graph may have just been loaded or merged in bulk
-    timed("normalize", lambda: normalize(db, strip_legal=cfg.strip_legal_suffixes,
-                                         ids=focus if incremental else None))
+    if not (incremental and only_collapse):  # an increment's own entities were keyed before its holder table
+        timed("normalize", lambda: normalize(db, strip_legal=cfg.strip_legal_suffixes,
+                                             ids=focus if incremental else None))
     who = "kgres resolve" if cfg.strategy in ENGINES else baselines.DECIDED_BY.format(cfg.strategy)
     if only_collapse:
+        revived: list[str] = []
+        if incremental and ambiguity is not None:
+            revived = timed("redecide", lambda: redecide(db, run_id, focus, ambiguity, who))
         collapsed, left = timed("collapse", lambda: _collapse(db, cfg, run_id, who, focus if incremental else None,
                                                               ambiguity))
         merged = sum(len(g.members) - 1 for g in collapsed)
         stats = ResolveStats(run_id=run_id, strategy=cfg.strategy, mode=cfg.mode, passes=1, entities_before=before,
                              entities_after=db.count("Entity"), candidate_pairs=0, pairs_by_strategy={}, bands={},
                              groups=len(collapsed), merged_entities=merged, collapsed_entities=merged,
-                             collapse_left=left, oversized_components=0, seconds=seconds)
+                             collapse_left=left, redecided=len(revived), oversized_components=0, seconds=seconds)
         runs.finish(db, run_id, stats.model_dump_json())
-        return stats, _merged(collapsed), model
+        canonicals, moved = _merged(collapsed)
+        return stats, (sorted(set(canonicals) | set(revived)), sorted(set(moved) | set(revived))), model
     if _needs_embeddings(cfg):
         # A small focused pass of the match model re-embeds only what the last merges changed (the
         # merged entities and their neighbours are the focus): the model never reads the topology
