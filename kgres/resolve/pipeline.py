@@ -261,9 +261,11 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
     # The short-form holder table reads every multi-word name of the graph: a whole resolve reads it
     # again each pass (merges change it); an incremental one reads it once, as the increment found it,
     # with the increment's names keyed first (unkeyed, a new "Jane Smith" was no holder of "J. Smith").
-    holders = None
+    holders, keyed = None, 0.0
     if incremental and cfg.strategy in ENGINES:
+        t = time.perf_counter()
         normalize(db, strip_legal=cfg.strip_legal_suffixes, ids=focus)
+        keyed = time.perf_counter() - t
         holders = load_ambiguity(db)
     vectors = VectorCache()
     memo = PairMemo()  # the pairs the passes compared, reused where nothing they read has changed
@@ -305,6 +307,8 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
         linked = db.query("resolve_merge_same_as_review", run_id=last, decided_by="kgres resolve")[0]["linked"]
         passes[-1] = passes[-1].model_copy(update={"synonym_links": passes[-1].synonym_links + linked})
     seconds = _sum_dicts(p.seconds for p in passes)
+    if keyed:
+        seconds["normalize"] = seconds.get("normalize", 0.0) + keyed
     merged = sum(p.merged_entities for p in passes)
     # every pass of this resolve, those an interrupted process ran before this one resumed it too
     deleted = _unindexed(db, [_pass_id(base, i) for i in range(1, first + len(passes))])
