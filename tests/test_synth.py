@@ -67,3 +67,11 @@ def test_cli_synth(tmp_path):
     assert out.exit_code == 0
     doc = json.loads(out.output)
     assert doc["mentions"] == 100 and (tmp_path / "s.gold.jsonl").is_file()
+
+
+def test_topics_whose_names_were_all_taken_still_get_homonyms(tmp_path):
+    """Past the name space (1M mentions, or small topics) some topics keep no entity of their own;
+    a homonym moved into one opens it instead of failing."""
+    stats = generate(tmp_path / "s.jsonl", tmp_path / "g.jsonl", 20_000, topic_size=1)
+    assert stats.mentions >= 20_000
+    assert sum(1 for line in open(tmp_path / "g.jsonl") if json.loads(line)["cluster"].endswith("h")) > 0

@@ -147,7 +147,8 @@ def generate(path: Path, gold_path: Path, mentions: int, seed: int = 11, per_ent
     for e in ents:  # a homonym: the same full name in another topic, a different person
         if e["type"] == "PERSON" and rnd.random() < 0.04 and topics > 1:
             twin = dict(e, gold=e["gold"] + "h", topic=(e["topic"] + 1) % topics)
-            by_topic[twin["topic"]].append(twin)
+            # the next topic may hold no entity of its own: its names were all taken (1M mentions)
+            by_topic.setdefault(twin["topic"], []).append(twin)
             homonyms[e["gold"]] = twin["gold"]
     gold: dict[str, str] = {}
     triples = missing = 0
