@@ -4,8 +4,7 @@ A short form ("Kowalski", "Dr. Jones", "J. Smith", "AUR") with one holder in the
 mean that holder, so a resolve merges it there by name. When a later increment brings a second
 holder ("Piotr Kowalski" next to "Anna Kowalski"), one run over the whole graph would have found
 the short form ambiguous and placed it by its context or left it in review; a merge made earlier
-on the name alone is an accident of the order the documents arrived in (3k generated mentions in
-ten increments: most of the pairs they joined that one run keeps apart were such short forms).
+on the name alone is an accident of the order the documents arrived in.
 
 So an incremental resolve, before it collapses copies, takes back out of their holder the entities
 that an automatic merge retired into it when the holder table now has a holder group for their
@@ -24,6 +23,7 @@ from kgres.db import Database
 from kgres.resolve.ambiguity import Ambiguity, holder_keys, short_key
 from kgres.resolve.merge import refresh
 
+
 def redecide(db: Database, run_id: str, new_ids: list[str], ambiguity: Ambiguity, decided_by: str) -> list[str]:
     """Revive, as moves of ``run_id``, the entities merged into a holder of a short form that the
     increment's entities (``new_ids``) made ambiguous; returns their ids (sorted), with those an
@@ -34,12 +34,12 @@ def redecide(db: Database, run_id: str, new_ids: list[str], ambiguity: Ambiguity
             for k in holder_keys(tuple(r["tokens"]), r["type"], r["core"], r["acronym"])}
     # the merged short forms first (few, from an index): the holder groups of the graph's common first
     # names and surnames cost name comparisons (100 new mentions into 100k: 0.5 s building every key's)
-    found = [r for r in db.read("resolve_redecide_find", cores=sorted({_core(k) for k in keys}), decided_by=decided_by)
-             if short_key(tuple(r["tokens"] or ()), r["type"]) in keys]
-    opened = _opened(db, {short_key(tuple(r["tokens"]), r["type"]) for r in found}, new_ids, ambiguity)
+    found = [(key, r) for r in db.read("resolve_redecide_find", cores=sorted({_core(k) for k in keys}),
+                                       decided_by=decided_by)
+             if (key := short_key(tuple(r["tokens"] or ()), r["type"])) in keys]
+    opened = _opened(db, {key for key, _ in found}, new_ids, ambiguity)
     rows = []
-    for r in found:
-        key = short_key(tuple(r["tokens"]), r["type"])
+    for key, r in found:
         if key not in opened or not any(r["holder_core"] in g for g in opened[key]):
             continue  # not a short form of the holder it is in
         if ambiguity.dominates(key, r["holder_core"], less=r["mentions"] or 1):
