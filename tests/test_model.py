@@ -431,3 +431,27 @@ def test_model_commands_show_export_import(db, neo4j_env, tmp_path):
     out = run.invoke(main, ["model", "import", str(bad)])
     assert out.exit_code == 1 and "not a kgres match model" in out.stderr
     assert run.invoke(main, ["model", "show", "model-nope"]).exit_code == 1
+
+
+def test_a_value_only_a_record_and_its_duplicate_share_is_neither_rare_nor_common():
+    """Term frequencies leave each carrier out of its own count: where every repeated title is a
+    record and its duplicate, agreeing on one weighs what the level says (the sum of squared shares
+    weighed it at -0.5 bit), a name three hundred entities carry weighs less, a unique one more."""
+    from collections import Counter
+
+    from kgres.resolve.score import training
+    from kgres.resolve.score.model import ComparisonWeights
+
+    titles = Counter({f"title {i}": 2 for i in range(300)} | {f"lone {i}": 1 for i in range(1400)})
+    baseline, total = training.tf_baseline(titles, sum(titles.values()))
+    comp = ComparisonWeights(name="name", kind="name", levels=["same_key"], m=[0.9], u=[0.1], u_random=[0.1],
+                             tf={v: n / total for v, n in titles.items()}, tf_levels=[0], tf_baseline=baseline,
+                             tf_total=total)
+    assert comp.tf_factor("title 7") == pytest.approx(0.0)
+    assert comp.tf_factor("lone 3") == pytest.approx(1.0)  # seen once: half as likely to recur as a pair's
+    assert comp.tf_factor("never seen") == pytest.approx(1.0)
+
+    names = titles | {"john": 300}
+    baseline, total = training.tf_baseline(names, sum(names.values()))
+    comp.tf, comp.tf_baseline, comp.tf_total = {v: n / total for v, n in names.items()}, baseline, total
+    assert comp.tf_factor("john") < 0 < comp.tf_factor("title 7")

@@ -56,7 +56,8 @@ class ComparisonWeights:
     u_random: list[float]
     tf: dict[str, float] = field(default_factory=dict)  # value -> share of sampled entities carrying it
     tf_levels: list[int] = field(default_factory=list)  # levels whose weight the shared value's frequency adjusts
-    tf_baseline: float = 0.0  # P(two random entities agree exactly) = sum of squared shares
+    tf_baseline: float = 0.0  # what an agreeing value's chance agreement is on average (see tf_factor)
+    tf_total: int = 0  # carriers the shares were counted over (0: a model from before this was kept)
 
     def log2_bf(self, u_source: str) -> np.ndarray:
         u = np.asarray(self.u if u_source == "candidates" else self.u_random)
@@ -72,12 +73,20 @@ class ComparisonWeights:
             share = self._rarest / 2
         return share
 
+    def tf_chance(self, value: str) -> float:
+        """How likely another entity is to carry ``value`` too: (carriers - 1) / (total - 1), the
+        carrier itself left out; a value the sample saw once or never counts as half as likely as one
+        it saw twice."""
+        carriers = round(self.tf.get(value, 0.0) * self.tf_total)
+        return max(carriers - 1, 0.5) / max(self.tf_total - 1, 1)
+
     def tf_factor(self, value: str | None) -> float:
-        """log2 of the term-frequency adjustment of an exact match on ``value`` (0 when unknown)."""
+        """log2 of the term-frequency adjustment of an exact match on ``value`` (0 when unknown): how
+        much rarer ``value`` is than the value an agreeing pair shares on average (``tf_baseline``)."""
         if value is None or not self.tf or self.tf_baseline <= 0:
             return 0.0
-        share = self.tf_share(value)
-        return math.log2(min(TF_CLAMP, max(1 / TF_CLAMP, self.tf_baseline / share)))
+        chance = self.tf_chance(value) if self.tf_total else self.tf_share(value)
+        return math.log2(min(TF_CLAMP, max(1 / TF_CLAMP, self.tf_baseline / chance)))
 
 
 @dataclass

@@ -409,7 +409,7 @@ def fit(db: Database, comps: list[Comparison], gamma: np.ndarray, conflicts: lis
     model.candidate_share = min(1.0, len(gamma) / (n * (n - 1) / 2)) if len(gamma) else 1.0
     for c in model.comparisons:
         if c.name in tf:
-            c.tf, c.tf_baseline = _bounded(tf[c.name][0]), tf[c.name][1]
+            c.tf, c.tf_baseline, c.tf_total = _bounded(tf[c.name][0]), tf[c.name][1], tf[c.name][2]
     model.token_weights, model.token_default = tokens.weights, tokens.default
     return model
 

@@ -147,9 +147,10 @@ def random_frame(s: Sample, pairs: int, seed: int, ambiguity: Ambiguity | None,
 
 
 def chance(s: Sample, comps: Sequence[Comparison], cfg: ModelConfig, ambiguity: Ambiguity | None,
-           tokens: TokenWeights | None = None) -> tuple[list[np.ndarray], dict[str, tuple[dict[str, float], float]]]:
+           tokens: TokenWeights | None = None
+           ) -> tuple[list[np.ndarray], dict[str, tuple[dict[str, float], float, int]]]:
     """``u_random`` per comparison, and term frequencies per TF-adjusted comparison:
-    {comparison: ({value: share of the sample's carriers}, sum of squared shares)}."""
+    {comparison: ({value: share of the sample's carriers}, :func:`tf_baseline`, carriers counted)}."""
     frame = random_frame(s, cfg.random_pairs, cfg.seed, ambiguity, tokens)
     gamma = vectors(frame, comps)
     # The declared chance rates (each level's u_prior) weigh as CHANCE_PRIOR_PAIRS random pairs: a
@@ -173,9 +174,19 @@ def chance(s: Sample, comps: Sequence[Comparison], cfg: ModelConfig, ambiguity: 
                              for v in {normalise_value(c.kind, x) for k, x in side.attributes if k == key} if v)
         total = sum(counts.values())
         if total:
-            shares = {v: n / total for v, n in counts.items()}
-            tf[c.name] = (shares, sum(x * x for x in shares.values()))
+            tf[c.name] = ({v: n / total for v, n in counts.items()}, *tf_baseline(counts, total))
     return u_random, tf
+
+
+def tf_baseline(counts: Counter, total: int) -> tuple[float, int]:
+    """How likely, on average over the pairs that agree on a value, another entity is to carry
+    that value ((carriers - 1) / (total - 1): a carrier never agrees with itself), and ``total``.
+    Term-frequency factors are relative to it. The sum of squared shares this replaces counted every
+    value against itself: where only a record and its duplicate share a title (DBLP), the title of
+    every true pair weighed -0.5 to -1 bit."""
+    chance = {v: (n - 1) / max(total - 1, 1) for v, n in counts.items() if n > 1}
+    agree = sum(counts[v] * x for v, x in chance.items())
+    return (sum(counts[v] * x * x for v, x in chance.items()) / agree if agree else 0.0), total
 
 
 def labelled(db: Database, comps: Sequence[Comparison], limit: int = 100_000) -> tuple[np.ndarray, np.ndarray]:
