@@ -15,9 +15,9 @@ from kgres.curate.explain import explain_pair
 from kgres.curate.review import decide
 from kgres.resolve import ResolveConfig, resolve
 from kgres.resolve.score import constraints, store
-from kgres.resolve.score.levels import (BANDS, FIXED, NULL, OVERLAP_40, PairFrame, attribute_comparison,
-                                        attribute_kind, attribute_level, comparisons, normalise_value, vectors,
-                                        words_swapped)
+from kgres.resolve.score.levels import (BANDS, FIXED, NULL, OVERLAP_40, SAME_KEY, PairFrame, attribute_comparison,
+                                        attribute_kind, attribute_level, best_names, comparisons, normalise_value,
+                                        titles_apart, vectors, words_swapped)
 from kgres.resolve.score.model import MatchModel, probability, train
 from kgres.resolve.score.sides import Side
 from kgres.resolve.score.stage import Candidates, rare_agreements, weak_names
@@ -50,7 +50,7 @@ def test_levels_are_declared_enumerable_and_stable():
         assert len(set(c.level_names())) == len(c.levels) >= 2
         assert all(lv.description and 0 < lv.m_prior and 0 < lv.u_prior for lv in c.levels)
     assert constraints.names() == ["numbers", "gender", "title", "qualifiers", "given_names", "surnames",
-                                   "identifiers", "types", "not_same_as", "related"]
+                                   "derivative", "identifiers", "types", "not_same_as", "related"]
     assert comparisons() == list(FIXED)
 
 
@@ -85,6 +85,31 @@ def test_a_page_of_pairs_gets_one_level_per_comparison():
     assert name == ["same_key, cos>=0.9", "typo, cos>=0.8", "acronym, cos<0.8", "none, no vector"]
     dob = [comps[-1].levels[g].name if g != NULL else None for g in gamma[:, -1]]
     assert dob == ["exact", "one_edit", None, None]  # a date is one date however it is written
+
+
+def merged(name: str, *aliases: str, type_: str | None = "CONCEPT") -> Side:
+    """An entity a resolve already merged: its name and the other names it carries."""
+    from kgres.resolve.normalize import name_keys
+
+    k = name_keys(name, type_)
+    return Side.from_row({"id": name, "name": name, "key_core": k.core, "key_tokens": list(k.tokens),
+                          "key_acronym": k.acronym, "key_numbers": list(k.numbers), "norm_type": k.norm_type,
+                          "aliases": list(aliases)})
+
+
+def test_merged_titles_each_keeping_words_of_their_own_stay_apart_whatever_their_closest_names_say():
+    """One pass joined each paper to a "mining association rules" copy; the next compares the two by
+    that shared name (same_key) unless every pair of their names is checked."""
+    generalized = merged("mining generalized association rules", "mining association rules")
+    quantitative = merged("mining quantitative association rules in large tables", "mining association rules")
+    assert best_names(generalized, quantitative)[0] == SAME_KEY
+    assert titles_apart(generalized, quantitative)
+    assert not titles_apart(merged("online dynamic reordering", "online dynamic reordering for interactive data"),
+                            merged("online dynamic reordering for interactive data processing"))  # one adds words
+    assert not titles_apart(side("mining generalized association rules", "CONCEPT"),
+                            side("mining quantitative association rules", "CONCEPT"))  # one name each: ``swapped``
+    assert not titles_apart(merged("Sofia Russell", "foSia Russell", type_="PERSON"),
+                            merged("SoSfia Russell", type_="PERSON"))  # a register's typos scramble words
 
 
 @pytest.mark.parametrize("a, b, level", [
@@ -272,6 +297,23 @@ def test_a_rare_value_and_a_second_near_one_count_as_two_agreements():
 ])
 def test_constraints_name_the_reason(a, b, reason):
     assert (constraints.conflict(side(a), side(b)) or "").startswith(reason)
+
+
+@pytest.mark.parametrize("a, b, reason", [
+    ("Bad Blood", "Bad Blood ( Karaoke Version )", "one is a derivative of the other: 'karaoke'"),
+    ("A database model for object dynamics", "Erratum: a database model for object dynamics",
+     "one is a derivative of the other: 'erratum'"),
+    ("Green Lakes Organic Ale", "Deschutes Green Lakes Non-Organic Ale",
+     "one negates a word of the other: 'non organic'"),
+    ("Hodgkin lymphoma", "Non-Hodgkin lymphoma", "one negates a word of the other: 'non hodgkin'"),
+    ("Bad Blood", "Bad Blood ( Taylor's Version )", None),  # a version word that marks no derivative
+    ("Karaoke night", "Karaoke night at the Ritz", None),  # both carry the word
+    ("Non-Organic Ale", "Non-Organic Pale Ale", None),  # both negate
+    ("Non-stick pan", "Frying pan", None),  # the negated word is not the other's
+    ("Instrumental", "Karaoke", None),  # nothing shared: nothing to derive from
+])
+def test_a_derivative_or_a_negation_is_a_different_thing(a, b, reason):
+    assert constraints.conflict(side(a, None), side(b, None)) == reason
 
 
 def test_record_agreement_leaves_a_name_conflict_to_the_model():

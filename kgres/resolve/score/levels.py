@@ -172,6 +172,27 @@ def words_swapped(a: Sequence[str], b: Sequence[str]) -> bool:
 UNIFORM = TokenWeights()
 
 
+def titles_apart(a: Side, b: Side, weights: TokenWeights = UNIFORM) -> bool:
+    """Two merged entities carry names that share words but each keeps words of its own (a name
+    level of the ``overlap`` bands and :func:`words_swapped`), whatever their closest names say:
+    "mining generalized association rules" and "mining quantitative association rules", joined one
+    pass earlier to a "mining association rules" each, stay two papers. Within a pass complete
+    linkage keeps such groups apart (:mod:`kgres.resolve.cluster`); across passes an entity is
+    compared by its closest names only, so without this check the short form that fits both bridges
+    them (single linkage, one pass at a time). Not persons: a register's typed names scramble words
+    ("Sofia Russell" / "foSia Russell" / "SoSfia Russell"), and the person constraints judge names."""
+    if a.type == "PERSON" or b.type == "PERSON" or not (a.aliases or b.aliases):
+        return False
+    for x in a.names():
+        sx = set(x.tokens)
+        for y in b.names():
+            if sx.isdisjoint(y.tokens):
+                continue
+            if OVERLAP_80 <= name_level(x, y, weights) <= OVERLAP_20 and words_swapped(x.tokens, y.tokens):
+                return True
+    return False
+
+
 def name_level(a: Side, b: Side, weights: TokenWeights = UNIFORM) -> int:
     """The level of :data:`NAME_LEVELS` two names reach (pure)."""
     if a.core and a.core == b.core:

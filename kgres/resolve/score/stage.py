@@ -34,8 +34,8 @@ from kgres.resolve.ambiguity import Ambiguity
 from kgres.resolve.score import training
 from kgres.resolve.score.constraints import conflict
 from kgres.resolve.score.levels import (ACRONYM, BANDS, LEGAL_SUFFIX, NONE, NULL, OVERLAP_20, OVERLAP_80, SAME_KEY,
-                                        TYPO, Comparison, PairFrame, TokenWeights, comparisons, name_of_level,
-                                        short_form_question, tf_values, vectors, words_swapped)
+                                        TYPO, UNIFORM, Comparison, PairFrame, TokenWeights, comparisons, name_of_level,
+                                        short_form_question, tf_values, titles_apart, vectors, words_swapped)
 from kgres.resolve.score.memo import Compared, PairMemo
 from kgres.resolve.score.model import MatchModel, auto_threshold, expected_quality, train
 from kgres.resolve.score.names import same_name_tokens
@@ -243,7 +243,8 @@ def _compare(page: list[dict[str, Any]], sides: "_Sides", comps: list[Comparison
             not_same_as=r["not_same_as"], short_key=key, short_version=ambiguity.version(key) if key else None,
             gamma=gamma[i].tobytes(), tf=tuple((k, v) for k, v in enumerate(tf) if v is not None),
             conflict=conflict(x, y, r["not_same_as"], r["predicates"]),
-            swapped=OVERLAP_80 <= level <= OVERLAP_20 and words_swapped(nx.tokens, ny.tokens),
+            swapped=(OVERLAP_80 <= level <= OVERLAP_20 and words_swapped(nx.tokens, ny.tokens))
+            or titles_apart(x, y, tokens or UNIFORM),
             ego=r["ego"], neighbour=r["neighbour"]))
     return out
 
