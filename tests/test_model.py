@@ -485,7 +485,7 @@ def test_a_value_only_a_record_and_its_duplicate_share_is_neither_rare_nor_commo
     from kgres.resolve.score.model import ComparisonWeights
 
     titles = Counter({f"title {i}": 2 for i in range(300)} | {f"lone {i}": 1 for i in range(1400)})
-    baseline, total = training.tf_baseline(titles, sum(titles.values()))
+    baseline, total = training.tf_baseline(titles), sum(titles.values())
     comp = ComparisonWeights(name="name", kind="name", levels=["same_key"], m=[0.9], u=[0.1], u_random=[0.1],
                              tf={v: n / total for v, n in titles.items()}, tf_levels=[0], tf_baseline=baseline,
                              tf_total=total)
@@ -494,6 +494,6 @@ def test_a_value_only_a_record_and_its_duplicate_share_is_neither_rare_nor_commo
     assert comp.tf_factor("never seen") == pytest.approx(1.0)
 
     names = titles | {"john": 300}
-    baseline, total = training.tf_baseline(names, sum(names.values()))
+    baseline, total = training.tf_baseline(names), sum(names.values())
     comp.tf, comp.tf_baseline, comp.tf_total = {v: n / total for v, n in names.items()}, baseline, total
     assert comp.tf_factor("john") < 0 < comp.tf_factor("title 7")

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,11 +23,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from kgres.db import Database
 from kgres.resolve.ambiguity import Ambiguity
 from kgres.resolve.score.identifiers import IDENTIFIER_KEYS
-import math
-
 from kgres.resolve.score.levels import (NULL, Comparison, PairFrame, TokenWeights, attribute_kind, normalise_value,
                                         vectors)
-from kgres.resolve.score.model import SMOOTHING, level_counts
+from kgres.resolve.score.model import SMOOTHING, chance_of, level_counts
 from kgres.resolve.score.sides import Side
 
 
@@ -174,19 +173,19 @@ def chance(s: Sample, comps: Sequence[Comparison], cfg: ModelConfig, ambiguity: 
                              for v in {normalise_value(c.kind, x) for k, x in side.attributes if k == key} if v)
         total = sum(counts.values())
         if total:
-            tf[c.name] = ({v: n / total for v, n in counts.items()}, *tf_baseline(counts, total))
+            tf[c.name] = ({v: n / total for v, n in counts.items()}, tf_baseline(counts), total)
     return u_random, tf
 
 
-def tf_baseline(counts: Counter, total: int) -> tuple[float, int]:
+def tf_baseline(counts: Counter) -> float:
     """How likely, on average over the pairs that agree on a value, another entity is to carry
-    that value ((carriers - 1) / (total - 1): a carrier never agrees with itself), and ``total``.
-    Term-frequency factors are relative to it. The sum of squared shares this replaces counted every
-    value against itself: where only a record and its duplicate share a title (DBLP), the title of
-    every true pair weighed -0.5 to -1 bit."""
-    chance = {v: (n - 1) / max(total - 1, 1) for v, n in counts.items() if n > 1}
+    that value (:func:`~kgres.resolve.score.model.chance_of`). Term-frequency factors are relative to
+    it. The sum of squared shares this replaces counted every value against itself: where only a
+    record and its duplicate share a title (DBLP), the title of every true pair weighed -0.5 to -1 bit."""
+    total = sum(counts.values())
+    chance = {v: chance_of(n, total) for v, n in counts.items() if n > 1}
     agree = sum(counts[v] * x for v, x in chance.items())
-    return (sum(counts[v] * x * x for v, x in chance.items()) / agree if agree else 0.0), total
+    return sum(counts[v] * x * x for v, x in chance.items()) / agree if agree else 0.0
 
 
 def labelled(db: Database, comps: Sequence[Comparison], limit: int = 100_000) -> tuple[np.ndarray, np.ndarray]:
