@@ -39,15 +39,15 @@ from kgres.resolve.score.levels import NULL, Comparison, TokenWeights
 
 MODEL_VERSION = "fellegi-sunter-1"
 TF_CLAMP = 100.0  # a term-frequency factor stays within [1/100, 100]
+SMOOTHING = 0.5  # pseudo-pairs added to every level, so no level has probability 0
+PRIOR_PAIRS = 30.0  # how many pairs the prior m (each level's m_prior) and u (all candidates' levels) weigh
+PRIOR_MATCH_SHARE, PRIOR_SHARE_PAIRS = 0.2, 10.0  # the prior's share of matches among candidates, and its weight
 
 
 def chance_of(carriers: float, total: int) -> float:
     """How likely another of ``total`` carriers is to carry a value ``carriers`` of them carry:
     (carriers - 1) / (total - 1), a carrier never agreeing with itself."""
     return (carriers - 1) / max(total - 1, 1)
-SMOOTHING = 0.5  # pseudo-pairs added to every level, so no level has probability 0
-PRIOR_PAIRS = 30.0  # how many pairs the prior m (each level's m_prior) and u (all candidates' levels) weigh
-PRIOR_MATCH_SHARE, PRIOR_SHARE_PAIRS = 0.2, 10.0  # the prior's share of matches among candidates, and its weight
 
 
 @dataclass
