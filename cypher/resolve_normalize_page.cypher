@@ -1,9 +1,13 @@
-// resolve_normalize_page: up to $limit Entities whose keys are missing or stale (name, type or settings changed).
-// Params: $limit int, $legal '0'|'1' (strip legal suffixes) followed by kgres.normalize.KEY_VERSION.
+// resolve_normalize_page: up to $limit Entities after id $after whose keys are missing or stale (name, type or
+// settings changed), in id order.
+// Params: $after string ('' for the first page: the id of the last row of the page before), $limit int,
+// $legal '0'|'1' (strip legal suffixes) followed by kgres.normalize.KEY_VERSION.
 // Returns id, name, type.
-// The stamp must equal kgres.normalize._stamp: name|type|legal. resolve_normalize_write stores it, so pages shrink.
+// The stamp must equal kgres.normalize._stamp: name|type|legal. Each page starts where the last one ended (a
+// range seek on the entity_id constraint's index), so the graph is read once however many pages it takes.
 MATCH (e:Entity)
-WHERE e.key_stamp IS NULL OR e.key_stamp <> e.name + '|' + coalesce(e.type, '') + '|' + $legal
+WHERE e.id > $after
+  AND (e.key_stamp IS NULL OR e.key_stamp <> e.name + '|' + coalesce(e.type, '') + '|' + $legal)
 RETURN e.id AS id, e.name AS name, e.type AS type
 ORDER BY e.id
 LIMIT $limit

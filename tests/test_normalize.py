@@ -98,3 +98,20 @@ def test_stage_writes_keys_and_recomputes_only_what_changed(db, tmp_path):
     assert rows["LLMs"]["acronym"] == "llm"
     db.run("MATCH (e:Entity {name: 'LLMs'}) SET e.type = 'TECHNOLOGY'")
     assert normalize(db).entities_updated == 1
+
+
+def test_pages_reach_every_stale_entity_once(db, tmp_path):
+    names = [f"Company {i:02d}" for i in range(25)]
+    path = write_jsonl(tmp_path / "g.jsonl", [{"kind": "mention", "id": f"m{i:02d}", "name": n, "type": "ORG"}
+                                              for i, n in enumerate(names)])
+    ingest.ingest(db, "jsonl", path)
+    pages: list[int] = []
+    assert normalize(db, batch_size=4, on_batch=pages.append).entities_updated == 25
+    assert pages == [4, 4, 4, 4, 4, 4, 1]
+    # every third entity renamed: stale ones lie between fresh ones, and a page still finds them all
+    db.run("MATCH (e:Entity) WITH e ORDER BY e.id SKIP 1 WITH collect(e) AS es "
+           "UNWIND range(0, size(es) - 1, 3) AS i WITH es[i] AS e SET e.name = e.name + ' Ltd'")
+    assert normalize(db, batch_size=2).entities_updated == 8
+    assert db.run("MATCH (e:Entity) WHERE e.key_core IS NULL OR NOT e.key_core STARTS WITH 'company' "
+                  "RETURN count(e) AS n")[0]["n"] == 0
+    assert normalize(db, batch_size=2).entities_updated == 0

@@ -180,11 +180,12 @@ def normalize(db: Database, batch_size: int = 5000, strip_legal: bool = False,
 
 
 def _stale(db: Database, batch_size: int, legal: str, ids: list[str] | None) -> Iterator[list[dict]]:
-    """Pages of entities whose keys are stale; each page is written before the next is read, so the
-    whole-graph query (which finds the stale ones) shrinks as it goes."""
+    """Pages of entities whose keys are stale, in id order; each page is written before the next is read."""
     if ids is None:
-        while page := db.read("resolve_normalize_page", limit=batch_size, legal=legal):
+        after = ""
+        while page := db.read("resolve_normalize_page", after=after, limit=batch_size, legal=legal):
             yield page
+            after = page[-1]["id"]
         return
     for start in range(0, len(ids), batch_size):
         if page := db.read("resolve_normalize_ids", ids=ids[start:start + batch_size], legal=legal):
