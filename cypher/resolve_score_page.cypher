@@ -5,11 +5,16 @@
 // per pair, the vectors cost more than the rest of the page together. Recorded NOT_SAME_AS
 // decisions are read once per stage (resolve_score_not_same_as). rel is the pair's relationship,
 // which resolve_score_write seeks again the same way. The run and that the pair is unscored are
-// checked after the seek, so a stale elementId never reads another run's pair.
+// checked after the seek, so a stale elementId never reads another run's pair. The seek is a subquery of
+// its own: with the run's filter beside it, the planner sought the run's whole candidate_run index for
+// every rel instead (quadratic in the run's pairs).
 // Params: $run_id string, $rels list<string>.
 UNWIND $rels AS rel
-MATCH ()-[c:CANDIDATE]->()
-WHERE elementId(c) = rel
+CALL (rel) {
+  MATCH ()-[c:CANDIDATE]->()
+  WHERE elementId(c) = rel
+  RETURN c
+}
 WITH c, rel
 WHERE c.run_id = $run_id AND c.score IS NULL
 WITH startNode(c) AS a, endNode(c) AS b, rel
