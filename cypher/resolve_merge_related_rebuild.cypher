@@ -9,10 +9,13 @@ CALL () {
   WHERE e:Stale
   REMOVE e:Stale
 }
+// The triples are read from each entity's mentions, then filtered: with the status in the pattern, the
+// planner may seek every active triple of the graph (the relates_status index) for every id.
 UNWIND $ids AS id
-MATCH (:Entity {id: id})<-[:REFERS_TO]-(:Mention)-[t:RELATES]-(:Mention)
-WHERE t.status = 'active'
+MATCH (:Entity {id: id})<-[:REFERS_TO]-(m:Mention)
+UNWIND [(m)-[t:RELATES]-(:Mention) | t] AS t
 WITH DISTINCT t
+WHERE t.status = 'active'
 MATCH (s:Mention)-[t]->(o:Mention)
 MATCH (s)-[:REFERS_TO]->(es:Entity)
 MATCH (o)-[:REFERS_TO]->(eo:Entity)

@@ -8,7 +8,10 @@ UNWIND $rows AS row
 MATCH (x:RetiredEntity {id: row.id})
 MATCH (c:Entity {id: x.merged_into})
 CALL (x, c, row) {
-  MATCH (m:Mention)-[n:REFERS_TO]->(c)
+  // c's own edges, filtered after: on n.run_id in the pattern the planner may seek every REFERS_TO of
+  // that run (the refers_to_run index; a collapse run moves most mentions of the graph) per row
+  UNWIND [(m:Mention)-[n:REFERS_TO]->(c) | [m, n]] AS moved
+  WITH x, c, row, moved[0] AS m, moved[1] AS n
   WHERE n.run_id = x.retired_by_run AND n.previous_entity_id = x.id
   CREATE (m)-[h:REFERRED_TO]->(c)
   SET h = properties(n), h.superseded_by_run = $run_id
