@@ -8,7 +8,8 @@
 //                    ingest_run_id})-[:IN_CHUNK]->(:Chunk)
 //         (:Entity {id, name, norm_name, type, description, aliases, mention_count,
 //                   trail_aliases, trail_methods, trail_run_ids, trail_confidences, trail_mentions,
-//                   key_core, key_tokens, key_acronym, key_numbers, key_gender, key_title, norm_type, search_key, key_stamp,
+//                   key_core, key_tokens, key_acronym, key_numbers, key_gender, key_title, norm_type, search_key,
+//                   key_first, key_last, key_stamp,
 //                   embedding, embedding_key, fastrp, context_embedding, kmeans_block})
 //         (:IngestRun {id, source_system, format, path, input_hash, started_at, finished_at, status, stats_json})
 //                   status: running | done | rolling_back | rolled_back (kgres rollback <ingest run id>)
@@ -53,6 +54,8 @@ CREATE INDEX candidate_run IF NOT EXISTS FOR ()-[c:CANDIDATE]-() ON (c.run_id);
 CREATE INDEX refers_to_run IF NOT EXISTS FOR ()-[r:REFERS_TO]-() ON (r.run_id);
 CREATE INDEX entity_key_core IF NOT EXISTS FOR (e:Entity) ON (e.key_core);
 CREATE INDEX entity_key_acronym IF NOT EXISTS FOR (e:Entity) ON (e.key_acronym);
+CREATE INDEX entity_key_first IF NOT EXISTS FOR (e:Entity) ON (e.key_first);
+CREATE INDEX entity_key_last IF NOT EXISTS FOR (e:Entity) ON (e.key_last);
 CREATE INDEX entity_kmeans_block IF NOT EXISTS FOR (e:Entity) ON (e.kmeans_block);
 CREATE INDEX same_as_run IF NOT EXISTS FOR ()-[s:SAME_AS]-() ON (s.run_id);
 CREATE INDEX relates_status IF NOT EXISTS FOR ()-[r:RELATES]-() ON (r.status);

@@ -22,11 +22,12 @@ def new_id(prefix: str = "run") -> str:
 
 
 def start(db: Database, run_id: str, config: str, strategy: str, parent: str | None = None,
-          focus: list[str] | None = None, incremental: bool = False) -> None:
+          focus: list[str] | None = None, incremental: bool = False, keys: str | None = None) -> None:
     """Create the run (or find it, when resuming); ``config`` is its settings as JSON; ``incremental``:
-    a pass of ``kgres resolve --new``."""
+    a pass of ``kgres resolve --new``; ``keys``: the version of the name keys its normalize leaves on
+    every entity (:func:`kgres.resolve.normalize.keys_version`)."""
     db.write("run_start", run_id=run_id, config=config, kgres_version=__version__, strategy=strategy,
-             parent=parent, focus=focus, incremental=incremental, mentions=db.count("Mention"))
+             parent=parent, focus=focus, incremental=incremental, mentions=db.count("Mention"), keys=keys)
 
 
 def finish(db: Database, run_id: str, stats: str) -> None:

@@ -158,6 +158,60 @@ def test_rollback_of_an_incremental_run_is_exact(db, tmp_path):
     assert again.incremental and again.new_entities == 2
 
 
+HOLDER_NAMES = [("Sherlock Holmes", "PERSON"), ("Sherlock Holmes", "PERSON"), ("Mycroft Holmes", "PERSON"),
+                ("Holmes", "PERSON"), ("John Smith", "PERSON"), ("Jane Smith", "PERSON"), ("J. Smith", "PERSON"),
+                ("Jane Smyth", "PERSON"), ("John F", "PERSON"), ("Young Scrooge", "PERSON"),
+                ("Advanced United Robotics", "ORGANIZATION"), ("Applied United Robotics", "ORGANIZATION"),
+                ("AUR", "ORGANIZATION"), ("Smith", "PERSON"), ("Baker Street", "GEO")]
+
+
+def test_the_holder_table_read_key_by_key_answers_as_the_whole_table(db, tmp_path):
+    """An increment reads the short forms it asks about from the indexes, not every multi-word name
+    of the graph; each answer (holder groups, which dominates, the memo's version) is the whole
+    table's, for keys with holders, keys without, and names that hold none."""
+    from kgres.resolve.ambiguity import short_key
+    from kgres.resolve.normalize import name_keys
+    from kgres.resolve.score import load_ambiguity
+
+    recs = [{"kind": "chunk", "id": "c1", "text": "names"}]
+    recs += [{"kind": "mention", "id": f"m{i}", "name": n, "type": t, "chunk_id": "c1"}
+             for i, (n, t) in enumerate(HOLDER_NAMES)]
+    ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "names.jsonl", recs))
+    normalize(db)
+    whole, lazy = load_ambiguity(db), load_ambiguity(db, lazy=True)
+    keys = {short_key(k.tokens, k.norm_type) for k in (name_keys(n, t) for n, t in HOLDER_NAMES)} - {None}
+    keys |= {("p", "john"), ("p", "f"), ("i", "m", "holmes"), ("p", "nobody"), ("a", "ORGANIZATION", "xyz")}
+    assert lazy.groups(("p", "holmes")) == [{"sherlock holmes"}, {"mycroft holmes"}]
+    for key in sorted(keys):
+        assert lazy.groups(key) == whole.groups(key), key
+        assert lazy.version(key) == whole.version(key), key
+        for core in {c for g in whole.groups(key) for c in g}:
+            assert lazy.dominates(key, core) == whole.dominates(key, core), (key, core)
+    assert whole.groups(("a", "ORGANIZATION", "aur")) and whole.groups(("i", "j", "smith"))
+
+
+def test_an_increment_keys_the_new_entities_only_unless_the_graph_s_keys_are_stale(db, tmp_path):
+    """The table read key by key finds holders by the keys normalize writes: an increment after an
+    upgrade of the key rules (or a change of strip_legal_suffixes) keys every entity first."""
+    from kgres.resolve.normalize import keys_version
+
+    stale = "MATCH (e:Entity) WHERE e.key_stamp IS NULL OR NOT e.key_stamp ENDS WITH $v RETURN count(e) AS n"
+    old_keys = "MATCH (e:Entity) SET e.key_stamp = e.key_stamp + 'old' REMOVE e.key_first, e.key_last"
+    ingest.ingest(db, "jsonl", fixture(tmp_path))
+    resolve(db)
+    db.run(old_keys)
+    ingest.ingest(db, "jsonl", new_mentions(tmp_path, ("n1", "Mr. Sherlock Holmes", "PERSON")))
+    assert resolve(db).incremental
+    assert db.run(stale, v=keys_version(False))[0]["n"] > 0  # the last resolve's keys were current
+    db.run("MATCH (r:ResolutionRun) SET r.keys = '0v1'")  # as a resolve of an older kgres left them
+    ingest.ingest(db, "jsonl", new_mentions(tmp_path, ("n2", "Holmes", "PERSON")))
+    inc = resolve(db)
+    assert inc.incremental
+    assert db.run(stale, v=keys_version(False))[0]["n"] == 0
+    assert db.run("MATCH (e:Entity) WHERE e.key_core = 'mycroft holmes' RETURN e.key_last AS w")[0]["w"] == "holmes"
+    assert db.run("MATCH (r:ResolutionRun {id: $id}) RETURN r.keys AS k", id=inc.run_id)[0]["k"] == keys_version(False)
+
+
 def test_new_refuses_what_it_cannot_do_and_full_always_works(db, tmp_path):
     ingest.ingest(db, "jsonl", fixture(tmp_path))
     with pytest.raises(KgresError, match="no 'default' resolve has finished here"):

@@ -13,18 +13,19 @@ of it may mean different things. :mod:`kgres.score` then sends such a pair to re
 *dominant*: it has at least ``PRIOR_MARGIN`` times the mentions of all the others together (the
 popularity prior of entity linking: "Holmes" means Sherlock in a story about him).
 
-The table is read once per pass from the database (``resolve_ambiguity_holders``, one row per distinct
-multi-word name), because ambiguity is a property of the whole graph: looked at inside one
-connected component, "Berners" seems to fit only the one "Berners" who happens to be there.
+The table is read from the whole graph (``resolve_ambiguity_holders``, one row per distinct
+multi-word name, once per pass; or, for an increment, key by key as pairs ask:
+``resolve_ambiguity_holders_of``), because ambiguity is a property of the whole graph: looked at
+inside one connected component, "Berners" seems to fit only the one "Berners" who happens to be there.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from kgres.db import Database
+from kgres.db import MAX_INDEXED_CHARS, Database
 from kgres.resolve.normalize import QUALIFIERS
 
 PRIOR_MARGIN = 2
@@ -70,24 +71,44 @@ class ShortFormVerdict:
 class Ambiguity:
     """Holder groups of every short form in the graph (see the module docstring)."""
 
-    def __init__(self, rows: Iterable[dict[str, Any]], same: SameFn) -> None:
+    def __init__(self, rows: Iterable[dict[str, Any]], same: SameFn,
+                 fetch: Callable[[set[tuple]], Iterable[dict[str, Any]]] | None = None) -> None:
+        """``rows``: the graph's multi-word names (``resolve_ambiguity_holders`` rows). ``fetch``: read
+        instead the names that hold the given keys (:meth:`lazy`), each key the first time it is asked."""
         # The names are only filed by key here; a key's holder groups are built (name comparisons)
         # the first time a pair asks about it. A pass asks about few keys of the graph-wide table
         # (100 new mentions into a resolved 20k graph: building every key's took 0.3 s of its 4 s).
         self._same = same
+        self._fetch = fetch
+        self._fetched: set[tuple] = set()
         self._rows: dict[tuple, list[tuple[str, tuple[str, ...], int]]] = {}
         self._holders: dict[tuple, Holders | None] = {}
         self._versions: dict[tuple, int] = {}
+        self._file(rows, None)
+
+    def _file(self, rows: Iterable[dict[str, Any]], keys: set[tuple] | None) -> None:
+        """File each name under its holder keys (those of ``keys`` only, when given), most mentioned first."""
         for r in sorted(rows, key=lambda r: (-r["mentions"], r["core"])):
             tokens = tuple(r["tokens"])  # "Young Scrooge", "Scrooge's Nephew": never a bare name's referent
             for k in holder_keys(tokens, r["type"], r["core"], r.get("acronym")):
-                self._rows.setdefault(k, []).append((r["core"], tokens, r["mentions"]))
+                if keys is None or k in keys:
+                    self._rows.setdefault(k, []).append((r["core"], tokens, r["mentions"]))
+
+    def prefetch(self, keys: Iterable[tuple | None]) -> None:
+        """Read the holders of those of ``keys`` not read yet, in one query (a table read whole: nothing)."""
+        if self._fetch is None:
+            return
+        wanted = {k for k in keys if k is not None and k not in self._fetched}
+        if wanted:
+            self._file(self._fetch(wanted), wanted)
+            self._fetched |= wanted
 
     def _get(self, key: tuple | None) -> Holders | None:
         """The holder groups of ``key`` (None: no multi-word name has it), built on first use."""
         if key is None:
             return None
         if key not in self._holders:
+            self.prefetch([key])
             rows = self._rows.get(key)
             h = None
             if rows:
@@ -99,7 +120,21 @@ class Ambiguity:
 
     @classmethod
     def load(cls, db: Database, same: SameFn) -> "Ambiguity":
+        """The whole graph's table, in one read (a pass that asks about many keys)."""
         return cls(db.stream("resolve_ambiguity_holders", _plain=True), same)
+
+    @classmethod
+    def lazy(cls, db: Database, same: SameFn) -> "Ambiguity":
+        """The table read key by key, as pairs ask (:meth:`prefetch` reads a page's keys at once): a
+        small increment asks about few short forms, and the whole table grows with the graph (100k
+        mentions: 0.3-0.45 s a read). Needs every entity's keys written by this version of
+        :mod:`kgres.resolve.normalize` (``key_first``, ``key_last``)."""
+        def fetch(keys: set[tuple]) -> list[dict[str, Any]]:
+            words = sorted({k[1] for k in keys if k[0] == "p"} | {k[2] for k in keys if k[0] == "i"})
+            acronyms = sorted({k[2] for k in keys if k[0] == "a"})
+            return db.read("resolve_ambiguity_holders_of", _plain=True, words=[w[:MAX_INDEXED_CHARS] for w in words],
+                           acronyms=[a[:MAX_INDEXED_CHARS] for a in acronyms])
+        return cls((), same, fetch)
 
     def groups(self, key: tuple) -> list[set[str]]:
         """The holder groups of the short-form ``key`` (each a set of cores), most-mentioned first."""

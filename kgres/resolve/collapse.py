@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from kgres.db import Database, batches
-from kgres.resolve.ambiguity import Ambiguity
+from kgres.resolve.ambiguity import Ambiguity, short_key
 from kgres.resolve.cluster import Evidence, Group, canonical_of, cohesive_groups, describe
 from kgres.resolve.pairs import PairContext, PairFn
 from kgres.resolve.score import ScoreConfig
@@ -55,6 +55,9 @@ def _candidates(db: Database, ambiguity: Ambiguity, focus: list[str] | None) -> 
             (r for i in range(0, len(focus), BATCH_IDS)
              for r in db.read("resolve_collapse_keys_focus", _plain=True, ids=focus[i:i + BATCH_IDS])))
     seen: set[tuple[str, ...]] = set()  # focus pages may meet the same set of copies
+    if focus is not None:  # an increment's few keys, asked at once of a table read key by key
+        rows = list(rows)
+        ambiguity.prefetch(short_key(tuple(r["tokens"] or ()), r["type"]) for r in rows)
     for r in rows:
         if focus is not None:
             if tuple(r["ids"]) in seen:

@@ -163,7 +163,7 @@ def normalize(db: Database, batch_size: int = 5000, strip_legal: bool = False,
     """Write keys on every Entity whose name or type changed since its keys were computed (of
     ``ids`` only, when given: an incremental resolve)."""
     updated = 0
-    for page in _stale(db, batch_size, f"{int(strip_legal)}{KEY_VERSION}", ids):
+    for page in _stale(db, batch_size, keys_version(strip_legal), ids):
         rows = []
         for r in page:
             k = name_keys(r["name"], r["type"], strip_legal)
@@ -171,12 +171,26 @@ def normalize(db: Database, batch_size: int = 5000, strip_legal: bool = False,
             rows.append({"id": r["id"], "core": k.core[:MAX_INDEXED_CHARS],
                          "tokens": list(k.tokens), "acronym": k.acronym and k.acronym[:MAX_INDEXED_CHARS],
                          "numbers": list(k.numbers), "norm_type": k.norm_type, "gender": k.gender, "title": k.title,
-                         "search": _search(k.tokens),
+                         "search": _search(k.tokens), **_holder_words(k),
                          "stamp": _stamp(r["name"], r["type"], strip_legal)})
         db.write("resolve_normalize_write", rows=rows)
         updated += len(rows)
         on_batch(len(rows))
     return NormalizeStats(entities_updated=updated)
+
+
+def _holder_words(k: NameKeys) -> dict[str, str | None]:
+    """A multi-word person name's first and last word, indexed: the short forms it can be meant by
+    ("Holmes", "J. Holmes") are found from them (kgres.resolve.ambiguity.Ambiguity.lazy)."""
+    if k.norm_type != "PERSON" or len(k.tokens) < 2:
+        return {"first": None, "last": None}
+    return {"first": k.tokens[0][:MAX_INDEXED_CHARS], "last": k.tokens[-1][:MAX_INDEXED_CHARS]}
+
+
+def keys_version(strip_legal: bool) -> str:
+    """What a run's keys were computed under (the end of every key stamp it wrote): entities stamped
+    with another need normalizing again."""
+    return f"{int(strip_legal)}{KEY_VERSION}"
 
 
 def _stale(db: Database, batch_size: int, legal: str, ids: list[str] | None) -> Iterator[list[dict]]:
@@ -198,7 +212,7 @@ def _stamp(name: str, type_: str | None, strip_legal: bool) -> str:
     return f"{name}|{type_ if type_ is not None else ''}|{int(strip_legal)}{KEY_VERSION}"
 
 
-KEY_VERSION = "v9"
+KEY_VERSION = "v10"  # v10: key_first and key_last
 
 
 def _search(tokens: tuple[str, ...]) -> str:

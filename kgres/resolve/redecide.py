@@ -63,6 +63,7 @@ def _core(key: tuple) -> str:
 def _opened(db: Database, keys: set[tuple], new_ids: list[str], ambiguity: Ambiguity) -> dict[tuple, list[set[str]]]:
     """Those of ``keys`` with two or more holder groups of which one is new (none of its names is
     carried by an entity outside ``new_ids``), each with its holder groups."""
+    ambiguity.prefetch(keys)
     groups = {k: g for k in keys if len(g := ambiguity.groups(k)) >= 2}
     if not groups:
         return {}

@@ -342,9 +342,10 @@ def _short_form(frame: PairFrame) -> np.ndarray:
     out = np.full(len(frame), NULL, dtype=np.int8)
     if frame.ambiguity is None:
         return out
-    for i, (lv, x, y) in enumerate(frame.names()):
-        if (question := short_form_question(lv, x, y)) is None:
-            continue
+    questions = [(i, x, y, q) for i, (lv, x, y) in enumerate(frame.names())
+                 if (q := short_form_question(lv, x, y)) is not None]
+    frame.ambiguity.prefetch(frame.ambiguity.key(x.core, x.tokens, y.core, y.tokens, *q) for _, x, y, q in questions)
+    for i, x, y, question in questions:
         v = frame.ambiguity.short_form(x.core, x.tokens, y.core, y.tokens, *question)
         if v is not None and (v.holders >= 2 or x.core != y.core):
             out[i] = 0 if v.holders <= 1 else 1 if v.dominant_side else 2

@@ -702,6 +702,7 @@ def _unit(vector: list[float] | None) -> np.ndarray | None:
     return v / norm if norm > 0 else None
 
 
-def load_ambiguity(db: Database) -> Ambiguity:
-    """The graph's short-form holder table, with spelling variants of one name counted once."""
-    return Ambiguity.load(db, same_name_tokens)
+def load_ambiguity(db: Database, lazy: bool = False) -> Ambiguity:
+    """The graph's short-form holder table, with spelling variants of one name counted once; ``lazy``:
+    read key by key as it is asked (:meth:`Ambiguity.lazy`), not whole."""
+    return (Ambiguity.lazy if lazy else Ambiguity.load)(db, same_name_tokens)
