@@ -127,7 +127,7 @@ class Ambiguity:
     def lazy(cls, db: Database, same: SameFn) -> "Ambiguity":
         """The table read key by key, as pairs ask (:meth:`prefetch` reads a page's keys at once): a
         small increment asks about few short forms, and the whole table grows with the graph (100k
-        mentions: 0.3-0.45 s a read). Needs every entity's keys written by this version of
+        mentions: 0.2-0.45 s a read). Needs every entity's keys written by this version of
         :mod:`kgres.resolve.normalize` (``key_first``, ``key_last``)."""
         def fetch(keys: set[tuple]) -> list[dict[str, Any]]:
             words = sorted({k[1] for k in keys if k[0] == "p"} | {k[2] for k in keys if k[0] == "i"})

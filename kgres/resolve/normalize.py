@@ -209,7 +209,7 @@ def _stale(db: Database, batch_size: int, legal: str, ids: list[str] | None) -> 
 def _stamp(name: str, type_: str | None, strip_legal: bool) -> str:
     """What the keys were computed from; resolve_normalize_page builds the same string in Cypher.
     (Bump KEY_VERSION when the key rules change, so stored keys are recomputed.)"""
-    return f"{name}|{type_ if type_ is not None else ''}|{int(strip_legal)}{KEY_VERSION}"
+    return f"{name}|{type_ if type_ is not None else ''}|{keys_version(strip_legal)}"
 
 
 KEY_VERSION = "v10"  # v10: key_first and key_last
