@@ -5,11 +5,14 @@
 // themselves unmerged duplicates, so the typed form overlaps where ids do not. RELATED joins
 // Entities only, so the neighbour carries no label (nothing for the planner to scan by).
 // The vectors (null when missing) and the ids of the chunks its mentions are in give the pair's
-// cosines and same-chunk flag (kgres.resolve.score.stage.pages).
-// Params: $ids list<string>.
+// cosines and same-chunk flag (kgres.resolve.score.stage.pages); the topology FastRP vector only with
+// $structural (the rule scorer weighs it, the match model does not: 8% of what a side read carries).
+// Params: $ids list<string>, $structural bool.
 UNWIND $ids AS id
 MATCH (e:Entity {id: id})
-RETURN e {.id, .name, .embedding, .context_embedding, .fastrp, .description, .mention_count, .aliases, .key_core, .key_tokens, .key_acronym, .key_numbers, .key_gender, .key_title, .norm_type,
+RETURN e {.id, .name, .embedding, .context_embedding, fastrp: CASE WHEN $structural THEN e.fastrp END,
+          .description, .mention_count, .aliases, .key_core, .key_tokens, .key_acronym, .key_numbers, .key_gender,
+          .key_title, .norm_type,
           attributes: [(e)<-[:REFERS_TO]-(m:Mention) WHERE m.attributes_json IS NOT NULL | m.attributes_json][0..20],
           nbrs: [(e)-[r:RELATED]-(n) | [n.id, coalesce(n.norm_type, '') + '|' + coalesce(n.key_core, ''), r.predicate]],
           chunks: [(e)<-[:REFERS_TO]-(:Mention)-[:IN_CHUNK]->(c:Chunk) | c.id]} AS e

@@ -4,6 +4,7 @@
 MATCH (r:ResolutionRun {status: 'running'})
 WHERE r.strategy IN $strategies
 RETURN r.id AS id, r.parent AS parent, r.config AS config, r.strategy AS strategy, r.focus AS focus,
-       coalesce(r.incremental, false) AS incremental
+       coalesce(r.incremental, false) AS incremental,
+       [i IN range(0, size(coalesce(r.carried_a, [])) - 1) | [r.carried_a[i], r.carried_b[i]]] AS carried
 ORDER BY r.started_at DESC, r.id DESC
 LIMIT 1

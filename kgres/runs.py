@@ -22,12 +22,16 @@ def new_id(prefix: str = "run") -> str:
 
 
 def start(db: Database, run_id: str, config: str, strategy: str, parent: str | None = None,
-          focus: list[str] | None = None, incremental: bool = False, keys: str | None = None) -> None:
+          focus: list[str] | None = None, incremental: bool = False, keys: str | None = None,
+          carried: list[tuple[str, str]] | None = None) -> None:
     """Create the run (or find it, when resuming); ``config`` is its settings as JSON; ``incremental``:
     a pass of ``kgres resolve --new``; ``keys``: the version of the name keys its normalize leaves on
-    every entity (:func:`kgres.resolve.normalize.keys_version`)."""
+    every entity (:func:`kgres.resolve.normalize.keys_version`); ``carried``: the pairs a focused pass
+    scores besides its focus's (kept, as ``focus`` is, so an interrupted pass resumes with them)."""
     db.write("run_start", run_id=run_id, config=config, kgres_version=__version__, strategy=strategy,
-             parent=parent, focus=focus, incremental=incremental, mentions=db.count("Mention"), keys=keys)
+             parent=parent, focus=focus, incremental=incremental, mentions=db.count("Mention"), keys=keys,
+             carried_a=[a for a, _ in carried] if carried else None,
+             carried_b=[b for _, b in carried] if carried else None)
 
 
 def finish(db: Database, run_id: str, stats: str) -> None:

@@ -33,7 +33,7 @@ def test_a_group_merged_in_parts_is_one_entity_and_rolls_back_exactly(db, tmp_pa
     before = snapshot(db)
     ids = [f"ent:jsonl:m{i}" for i in range(5)]
     db.write("run_start", run_id="r1", config="{}", kgres_version="test", strategy="test", parent=None, focus=None,
-             incremental=False, mentions=6, keys=None)
+             incremental=False, mentions=6, keys=None, carried_a=None, carried_b=None)
     assert merge.apply_groups(db, [group(*ids)], "r1", method="rules", decided_by="test", max_members=2) == 4
     row = db.run("MATCH (e:Entity {id: $id}) RETURN e.mention_count AS n, "
                  "COUNT { (e)-[:RELATED]-() } AS related", id=ids[0])[0]

@@ -525,6 +525,12 @@ def test_score_pages_compute_what_the_database_would(db, tmp_path, monkeypatch):
                for i, page in enumerate(in_memory) for other in in_memory[i + 1:])
     assert sorted(({k: v for k, v in r.items() if k != "rel"} for r in rows), key=lambda r: (r["a"], r["b"])) == \
         [r for page in in_memory for r in page]
+    # the match model's pages leave the topology cosine out (it does not weigh it), and nothing else
+    plain = [r for page, _ in stage.pair_pages(db, sorted((r["a"], r["b"]) for r in rows), 4, structural=False)
+             for r in page]
+    assert any(r["structural"] is not None for page in in_memory for r in page)
+    assert all(r["structural"] is None for r in plain)
+    assert [{**r, "structural": None} for page in in_memory for r in page] == plain
 
 
 def _edges(db, run: str) -> dict[tuple[str, str], dict]:
@@ -642,23 +648,72 @@ def _entity(db, source_key: str) -> str:
     return db.run("MATCH (:Mention {source_key: $k})-[:REFERS_TO]->(e:Entity) RETURN e.id AS id", k=source_key)[0]["id"]
 
 
-def test_a_focused_pass_looks_again_at_the_name_alike_partners_of_what_merged(db):
-    """After a merge, the next pass re-examines the entities that had a candidate pair whose names
-    say something with a merged entity (either side, retired or canonical) in this resolve's runs:
-    their nearest names changed. Pairs of other runs, and pairs whose names share nothing, do not
-    count."""
+def test_a_focused_pass_scores_again_the_name_alike_partners_of_what_merged(db):
+    """After a merge, the next pass pairs again each entity that had a candidate pair whose names say
+    something with a merged entity (either side, retired or canonical) in this resolve's runs, with
+    what that entity is now part of ("H. Lamport" had a pair with a copy of "Hedy Lamport" retired
+    into another). Pairs of other runs, pairs whose names share nothing, an entity's pair with its
+    own canonical, and a retired entity whose canonical is gone, do not count."""
     from kgres.resolve.pipeline import UNKNOWN_RULES
 
     db.run("""
-        CREATE (c:Entity {id: 'c', name: 'Hedy Lamport'}), (r:RetiredEntity {id: 'r', name: 'Hedy Lamport'}),
+        CREATE (c:Entity {id: 'c', name: 'Hedy Lamport'}),
+               (r:RetiredEntity {id: 'r', name: 'Hedy Lamport', merged_into: 'c'}),
+               (g:RetiredEntity {id: 'g', name: 'Lamport', merged_into: 'gone'}),
                (x:Entity {id: 'x', name: 'H. Lamport'}), (y:Entity {id: 'y', name: 'Lamport'}),
                (z:Entity {id: 'z', name: 'Bell Labs'}), (w:Entity {id: 'w', name: 'Dr. Lamport'}),
-               (v:Entity {id: 'v', name: 'Lamport Clock'})
+               (v:Entity {id: 'v', name: 'Lamport Clock'}), (u:Entity {id: 'u', name: 'L. Lamport'})
         CREATE (x)-[:CANDIDATE {run_id: 'run.2', name_rule: 'person_name'}]->(r),
                (c)-[:CANDIDATE {run_id: 'run.2', name_rule: 'person_name'}]->(y),
+               (r)-[:CANDIDATE {run_id: 'run', name_rule: 'same_key'}]->(c),
                (c)-[:CANDIDATE {run_id: 'run.2', name_rule: 'none'}]->(z),
                (c)-[:CANDIDATE {run_id: 'older', name_rule: 'person_name'}]->(w),
-               (r)-[:CANDIDATE {run_id: 'run.2'}]->(v)""")
-    rows = db.read("resolve_focus_partners", ids=["c", "r"], unknown=UNKNOWN_RULES, run_ids=["run", "run.2"])
-    assert [r["id"] for r in rows] == ["x", "y"]
+               (r)-[:CANDIDATE {run_id: 'run.2'}]->(v),
+               (u)-[:CANDIDATE {run_id: 'run.2', name_rule: 'person_name'}]->(g)""")
+    rows = db.read("resolve_focus_partner_pairs", ids=["c", "r", "g"], unknown=UNKNOWN_RULES,
+                   run_ids=["run", "run.2"])
+    assert [(r["partner"], r["entity"]) for r in rows] == [("x", "c"), ("y", "c")]
     assert set(UNKNOWN_RULES) == {"none", "overlap_20", "disjoint"}
+
+
+def test_a_focused_pass_looks_again_at_the_neighbours_the_merged_away_entities_brought(db):
+    """After a pass merges "Dr. Watson" into "Watson", the next pass re-examines "Watson" and the
+    entities related through the active triples of the mentions that moved in that pass (they now
+    share "Watson" with its older neighbours, and their neighbour list names another entity); the
+    older neighbours of "Watson", a triple filtered out, and mentions moved by another run do not
+    count."""
+    db.run("""
+        CREATE (c:Entity {id: 'c', name: 'Watson'}), (h1:Entity {id: 'h1', name: 'Holmes'}),
+               (h2:Entity {id: 'h2', name: 'Mr. Holmes'}), (h3:Entity {id: 'h3', name: 'Hudson'}),
+               (h4:Entity {id: 'h4', name: 'Lestrade'}), (q:Entity {id: 'q', name: 'Baker Street'})
+        CREATE (w1:Mention {id: 'w1', name: 'Watson'})-[:REFERS_TO {run_id: 'ingest'}]->(c),
+               (w2:Mention {id: 'w2', name: 'Dr. Watson'})-[:REFERS_TO {run_id: 'run.2'}]->(c),
+               (w3:Mention {id: 'w3', name: 'John Watson'})-[:REFERS_TO {run_id: 'run'}]->(c),
+               (m1:Mention {id: 'm1', name: 'Holmes'})-[:REFERS_TO {run_id: 'ingest'}]->(h1),
+               (m2:Mention {id: 'm2', name: 'Mr. Holmes'})-[:REFERS_TO {run_id: 'ingest'}]->(h2),
+               (m3:Mention {id: 'm3', name: 'Hudson'})-[:REFERS_TO {run_id: 'ingest'}]->(h3),
+               (m4:Mention {id: 'm4', name: 'Lestrade'})-[:REFERS_TO {run_id: 'ingest'}]->(h4),
+               (m5:Mention {id: 'm5', name: 'Baker Street'})-[:REFERS_TO {run_id: 'ingest'}]->(q)
+        CREATE (w1)-[:RELATES {id: 't1', status: 'active'}]->(m1),
+               (m2)-[:RELATES {id: 't2', status: 'active'}]->(w2),
+               (w2)-[:RELATES {id: 't3', status: 'filtered'}]->(m3),
+               (w3)-[:RELATES {id: 't4', status: 'active'}]->(m4),
+               (q)-[:RELATED {predicate: 'HOME_OF'}]->(c)""")
+    rows = db.read("resolve_focus_neighbours", ids=["c"], run_id="run.2")
+    assert [r["id"] for r in rows] == ["c", "h2"]
+    assert [r["id"] for r in db.read("resolve_focus_neighbours", ids=["c"], run_id="run")] == ["c", "h4"]
+
+
+def test_an_interrupted_focused_pass_resumes_with_the_pairs_it_carried(db):
+    """A focused pass stores the pairs it scores besides its focus's (the partners' pairs) on its run,
+    as it stores its focus, so that the resolve that finishes it scores the same pairs; a pass
+    without any stores none."""
+    from kgres import runs
+
+    runs.start(db, "run-a.3", "{}", "default", parent="run-a", focus=["e1"], carried=[("e1", "e2"), ("e3", "e4")])
+    row = db.read("run_unfinished", strategies=["default"])[0]
+    assert (row["id"], row["focus"], row["carried"]) == ("run-a.3", ["e1"], [["e1", "e2"], ["e3", "e4"]])
+    runs.finish(db, "run-a.3", "{}")
+    runs.start(db, "run-b", "{}", "default")
+    row = db.read("run_unfinished", strategies=["default"])[0]
+    assert (row["id"], row["focus"], row["carried"]) == ("run-b", None, [])

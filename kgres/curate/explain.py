@@ -110,7 +110,7 @@ def _now(db: Database, ea: dict, eb: dict, row: dict, model: Any, side: Any) -> 
     from kgres.resolve.score.store import comparisons_of
 
     comps = comparisons_of(model)
-    sides = _Sides(db.read("resolve_score_sides", ids=sorted({ea["id"], eb["id"]})))
+    sides = _Sides(_Sides.read(db, sorted({ea["id"], eb["id"]}), structural=False))
     x, y = sides.get(ea["id"], eb["id"]), sides.get(eb["id"], ea["id"])
     frame = PairFrame.of([(x, y)], [row["ego"]], [row["neighbour"]], [row["same_chunk"]], load_ambiguity(db),
                          model.tokens())
@@ -137,7 +137,7 @@ def pair_levels(db: Database, a: str, b: str) -> dict[str, str]:
     row = db.read("curate_explain_pair", a=a, b=b)[0]
     if row["stored"]:
         return (json.loads(row["stored"]["signals_json"] or "{}").get("levels")) or {}
-    sides = _Sides(db.read("resolve_score_sides", ids=sorted({a, b})))
+    sides = _Sides(_Sides.read(db, sorted({a, b}), structural=False))
     x, y = sides.get(a, b), sides.get(b, a)
     try:
         model = store.load(db)

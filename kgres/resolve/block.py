@@ -97,10 +97,11 @@ class Proposals(dict[tuple[str, str], list[str]]):
 
 def block(db: Database, run_id: str, cfg: BlockConfig = BlockConfig(),
           on_batch: Callable[[int], None] = lambda n: None, focus: list[str] | None = None,
-          incremental: bool = False, vectors: VectorCache | None = None) -> BlockStats:
+          incremental: bool = False, vectors: VectorCache | None = None,
+          carried: Iterable[tuple[str, str]] = ()) -> BlockStats:
     """Write :func:`propose`'s pairs as unscored CANDIDATE edges of ``run_id``; idempotent (one edge
     per pair and run). Arguments as :func:`propose`."""
-    pairs = propose(db, cfg, on_batch, focus, incremental, vectors)
+    pairs = propose(db, cfg, on_batch, focus, incremental, vectors, carried)
     rows = [[a, b, methods] for (a, b), methods in pairs.items()]
     for i in range(0, len(rows), 5000):
         db.write("resolve_block_pairs", pairs=rows[i:i + 5000], run_id=run_id)
@@ -109,7 +110,7 @@ def block(db: Database, run_id: str, cfg: BlockConfig = BlockConfig(),
 
 def propose(db: Database, cfg: BlockConfig = BlockConfig(), on_batch: Callable[[int], None] = lambda n: None,
             focus: list[str] | None = None, incremental: bool = False,
-            vectors: VectorCache | None = None) -> Proposals:
+            vectors: VectorCache | None = None, carried: Iterable[tuple[str, str]] = ()) -> Proposals:
     """The candidate pairs of every strategy of ``cfg``, in id order; the database is only read
     (and the full-text index rebuilt).
 
@@ -119,9 +120,12 @@ def propose(db: Database, cfg: BlockConfig = BlockConfig(), on_batch: Callable[[
     pairs are walked from the focus (``resolve_block_structural_focus``) instead of computed over
     the whole graph.
     ``vectors``: the embeddings the passes of one resolve share for exact semantic pairs (default:
-    read them all now).
+    read them all now). ``carried``: pairs proposed as they are (method ``partner``), beside the
+    focus's: a focused pass scores again the pairs an earlier pass of the resolve had with what has
+    just merged, without blocking their far side again (``resolve_focus_partner_pairs``).
     """
     out = Proposals()
+    out.add(carried, "partner")
     walk = incremental and focus is not None
     if "lexical" in cfg.strategies and not walk:
         reindex_names(db)
