@@ -643,7 +643,7 @@ class _Sides:
 
     def cosines(self, a: list[str], b: list[str], k: int) -> list[float | None]:
         """:meth:`cosine` of each pair ``(a[i], b[i])``, as one product over the page (a page of 2,000
-        pairs makes 6,000 cosines: one dot product each took 10 s of a 100k-mention resolve)."""
+        pairs makes 6,000 cosines: one dot product each took ~10 s, profiled, of a 100k-mention resolve)."""
         ids = sorted(set(a) | set(b))
         held = [self._vectors[i][k] for i in ids]
         present = [v for v in held if v is not None]
