@@ -2,7 +2,8 @@
 // and with those whose acronym key equals its core key ("Large Language Models" -> "llm" <- "LLMs"),
 // both ways, so that a new "LLMs" finds the resolved "Large Language Models" as well as the reverse.
 // At most $k per entity and direction.
-// Returns each pair once, smaller id first (kgres.resolve.block collects and writes them).
+// Returns one row per entity with its partners (kgres.resolve.block orders and deduplicates the pairs):
+// one row per pair cost the driver a message each (10k cesi entities: 1.5 s of 4 s for exact pairs).
 // Params: $ids list<string>, $k int.
 UNWIND $ids AS id
 MATCH (e:Entity {id: id})
@@ -16,5 +17,4 @@ CALL (e) {
   WHERE o.key_acronym <> o.key_core AND o <> e
   RETURN o ORDER BY o.id LIMIT $k
 }
-WITH DISTINCT CASE WHEN e.id < o.id THEN e ELSE o END AS a, CASE WHEN e.id < o.id THEN o ELSE e END AS b
-RETURN a.id AS a, b.id AS b
+RETURN e.id AS id, collect(o.id) AS others

@@ -1,6 +1,7 @@
 // resolve_block_exact: pair each Entity in $ids with others sharing its normalised core key (any type:
 // one name typed two ways is a candidate). At most $k per entity.
-// Returns each pair once, smaller id first (kgres.resolve.block collects and writes them).
+// Returns one row per entity with its partners (kgres.resolve.block orders and deduplicates the pairs):
+// one row per pair cost the driver a message each (10k cesi entities: 1.5 s of 4 s for exact pairs).
 // Params: $ids list<string>, $k int.
 UNWIND $ids AS id
 MATCH (e:Entity {id: id})
@@ -10,5 +11,4 @@ CALL (e) {
   WHERE o <> e
   RETURN o ORDER BY o.id LIMIT $k
 }
-WITH DISTINCT CASE WHEN e.id < o.id THEN e ELSE o END AS a, CASE WHEN e.id < o.id THEN o ELSE e END AS b
-RETURN a.id AS a, b.id AS b
+RETURN e.id AS id, collect(o.id) AS others

@@ -3,7 +3,8 @@
 // neighbours with each, Jaccard over distinct neighbours at least $cutoff, both with at least two
 // neighbours (GDS degreeCutoff 2), the $k most similar per entity. Neighbours with more than
 // $max_degree neighbours of their own (hubs) are not walked through: they say little about identity.
-// Returns each pair once, smaller id first (kgres.resolve.block collects and writes them).
+// Returns one row per entity with its partners (kgres.resolve.block orders and deduplicates the pairs):
+// one row per pair cost the driver a message each (10k cesi entities: 1.5 s of 4 s for exact pairs).
 // Params: $ids list<string>, $k int, $cutoff float, $max_degree int.
 UNWIND $ids AS id
 MATCH (x:Entity {id: id})
@@ -21,5 +22,4 @@ CALL (x, nx) {
   WHERE jaccard >= $cutoff
   RETURN y ORDER BY jaccard DESC, y.id LIMIT $k
 }
-WITH DISTINCT CASE WHEN x.id < y.id THEN x ELSE y END AS a, CASE WHEN x.id < y.id THEN y ELSE x END AS b
-RETURN a.id AS a, b.id AS b
+RETURN x.id AS id, collect(y.id) AS others

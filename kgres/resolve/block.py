@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
@@ -131,8 +131,8 @@ def propose(db: Database, cfg: BlockConfig = BlockConfig(), on_batch: Callable[[
         reindex_names(db)
     if "structural" in cfg.strategies and walk:
         for i in range(0, len(focus), cfg.batch_size):
-            out.add(_pairs(db.read("resolve_block_structural_focus", _plain=True, ids=focus[i:i + cfg.batch_size],
-                                   k=cfg.k, cutoff=cfg.structural_cutoff, max_degree=HUB_DEGREE)), "structural")
+            out.add(_partners(db.read("resolve_block_structural_focus", _plain=True, ids=focus[i:i + cfg.batch_size],
+                                      k=cfg.k, cutoff=cfg.structural_cutoff, max_degree=HUB_DEGREE)), "structural")
     if ("structural" in cfg.strategies and not walk) or "kmeans" in cfg.strategies:
         _graph_wide(db, out, cfg if not walk else cfg.model_copy(update={"strategies": tuple(
             s for s in cfg.strategies if s != "structural")}), focus)
@@ -148,8 +148,8 @@ def propose(db: Database, cfg: BlockConfig = BlockConfig(), on_batch: Callable[[
         focus[i:i + cfg.batch_size] for i in range(0, len(focus), cfg.batch_size))
     for ids in pages:
         for strategy in per_entity:
-            out.add(_pairs(db.read(f"resolve_block_{strategy}", _plain=True, ids=ids, k=cfg.k,
-                                   min_cosine=cfg.min_cosine)), strategy)
+            out.add(_partners(db.read(f"resolve_block_{strategy}", _plain=True, ids=ids, k=cfg.k,
+                                      min_cosine=cfg.min_cosine)), strategy)
         on_batch(len(ids))
     if exact_semantic:
         _semantic_pairs(db, out, cfg.k, cfg.min_cosine, focus, vectors or VectorCache())
@@ -158,6 +158,12 @@ def propose(db: Database, cfg: BlockConfig = BlockConfig(), on_batch: Callable[[
 
 def _pairs(rows: list[dict[str, str]]) -> Iterator[tuple[str, str]]:
     return ((r["a"], r["b"]) for r in rows)
+
+
+def _partners(rows: list[dict[str, Any]]) -> Iterator[tuple[str, str]]:
+    """The pairs of rows ``id``, ``others`` (an entity and the entities a strategy pairs it with), in
+    either order (:meth:`Proposals.add` orders them)."""
+    return ((r["id"], o) for r in rows for o in r["others"])
 
 
 def reindex_names(db: Database, timeout_s: int = 600) -> None:
