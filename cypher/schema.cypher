@@ -53,6 +53,7 @@ CREATE INDEX chunk_document_id IF NOT EXISTS FOR (c:Chunk) ON (c.document_id);
 CREATE INDEX candidate_run IF NOT EXISTS FOR ()-[c:CANDIDATE]-() ON (c.run_id);
 CREATE INDEX refers_to_run IF NOT EXISTS FOR ()-[r:REFERS_TO]-() ON (r.run_id);
 CREATE INDEX entity_key_core IF NOT EXISTS FOR (e:Entity) ON (e.key_core);
+CREATE INDEX entity_key_core_id IF NOT EXISTS FOR (e:Entity) ON (e.key_core, e.id);
 CREATE INDEX entity_key_acronym IF NOT EXISTS FOR (e:Entity) ON (e.key_acronym);
 CREATE INDEX entity_key_first IF NOT EXISTS FOR (e:Entity) ON (e.key_first);
 CREATE INDEX entity_key_last IF NOT EXISTS FOR (e:Entity) ON (e.key_last);

@@ -180,3 +180,12 @@ def test_lexical_pairs_ignore_deleted_entities_still_counted_by_the_index(db):
     block(db, "r1", BlockConfig(strategies=("lexical",), k=1))
 
     assert _lexical_pairs(db, "r1") == {("a1", "a2"), ("a1", "a3"), ("e1", "e2")}
+
+
+def test_exact_blocking_recreates_the_key_index_a_graph_initialised_earlier_lacks(db, tmp_path):
+    # resolve_block_exact names the (key_core, id) index in a hint, which fails where it does not exist
+    _names(db, tmp_path, [("a", "Baker Street|GEO"), ("b", "baker street|ORGANIZATION"), ("c", "Other Place|GEO")])
+    db.run("DROP INDEX entity_key_core_id IF EXISTS")
+    block(db, "r", BlockConfig(strategies=("exact",)))
+    assert _pairs(db, "r", "exact") == {(e("a"), e("b"))}
+    assert db.run("SHOW INDEXES YIELD name WHERE name = 'entity_key_core_id' RETURN count(*) AS n") == [{"n": 1}]

@@ -11,7 +11,7 @@ from kgres.errors import UnknownQuery
 from tests.conftest import ROOT
 
 
-MULTI = {"schema", "resolve_block_lexical_reindex", "resolve_embed_reindex"}  # several statements, schema commands among them
+MULTI = {"schema", "resolve_block_lexical_reindex", "resolve_embed_reindex", "resolve_block_exact_index"}  # several statements, schema commands among them
 
 
 @pytest.mark.parametrize("name", [n for n in cypher.names() if n not in MULTI])
@@ -48,7 +48,8 @@ def test_no_query_seeks_a_relationship_index_per_row(session_db, name):
     assert _per_row_relationship_seeks(plan) == []
 
 
-@pytest.mark.parametrize("name", ["resolve_block_lexical_reindex", "resolve_embed_reindex"])
+@pytest.mark.parametrize("name", ["resolve_block_lexical_reindex", "resolve_embed_reindex",
+                                  "resolve_block_exact_index"])
 def test_a_reindex_recreates_the_schema_definition(name):
     text = cypher.load(name)
     assert text.startswith(f"// {name}:") and "Params:" in text

@@ -129,6 +129,8 @@ def propose(db: Database, cfg: BlockConfig = BlockConfig(), on_batch: Callable[[
     walk = incremental and focus is not None
     if "lexical" in cfg.strategies and not walk:
         reindex_names(db)
+    if "exact" in cfg.strategies:
+        db.script("resolve_block_exact_index", timeout_s=600)
     if "structural" in cfg.strategies and walk:
         for i in range(0, len(focus), cfg.batch_size):
             out.add(_partners(db.read("resolve_block_structural_focus", _plain=True, ids=focus[i:i + cfg.batch_size],
