@@ -9,7 +9,8 @@ import pytest
 from pydantic import ValidationError
 
 from kgres import ingest
-from kgres.resolve.block import BlockConfig, VectorCache, block, kmeans_k
+from kgres.resolve.block import BlockConfig, VectorCache, block, kmeans_k, propose
+from kgres.resolve.fuzzy import FuzzyWords, index_words
 from kgres.resolve.normalize import normalize
 from tests.graphs import write_jsonl
 
@@ -189,3 +190,28 @@ def test_exact_blocking_recreates_the_key_index_a_graph_initialised_earlier_lack
     block(db, "r", BlockConfig(strategies=("exact",)))
     assert _pairs(db, "r", "exact") == {(e("a"), e("b"))}
     assert db.run("SHOW INDEXES YIELD name WHERE name = 'entity_key_core_id' RETURN count(*) AS n") == [{"n": 1}]
+
+
+def test_typo_tolerant_words_are_spelt_out_as_the_graph_words_one_edit_away():
+    words = FuzzyWords(["Portland Oregon", "Portlnd", "Porltand", "Portlands", "Pordlant", "O'Brien", "Sherlock"])
+    # a deletion, a swap of neighbours, an insertion, not two edits; the word itself when the graph has it
+    assert words.near("portland") == ["portland", "porltand", "portlands", "portlnd"]
+    assert words.near("obrien") == ["o'brien"]
+    assert words.spell_out(["+portland~1 +oregon~1 pdx", "sherlocks~1", "+moriarty~1"]) == {
+        "+portland~1": "+(portland porltand portlands portlnd)", "+oregon~1": "+(oregon)",
+        "sherlocks~1": "(sherlock)"}  # no word near "moriarty": Lucene answers that term itself
+    assert index_words("O'Brien & Sons, U.S. 東京 Müller") == ["o'brien", "sons", "u.s", "東", "京", "müller"]
+
+
+def test_lexical_pairs_with_spelt_out_words_are_those_lucene_finds_by_edit_distance(db, tmp_path):
+    # a pass over every entity spells the ~1 words out; an increment (walk) leaves them to Lucene
+    _names(db, tmp_path, [("a", "Portland Oregon|GEO"), ("b", "Portlnd Oregon|GEO"), ("c", "Porltand|GEO"),
+                          ("d", "Sherlock Holmes|PERSON"), ("e", "Sherlok Holmes|PERSON"), ("f", "Holmes|PERSON"),
+                          ("g", "O'Brien Consulting|ORGANIZATION"), ("h", "OBrien Consultng|ORGANIZATION"),
+                          ("i", "Portmanteau Words|CONCEPT")])
+    cfg = BlockConfig(strategies=("lexical",))
+    ids = sorted(e(x) for x in "abcdefghi")
+    spelt, lucene = propose(db, cfg), propose(db, cfg, focus=ids, incremental=True)
+    assert set(spelt) == set(lucene)
+    assert {(e("a"), e("b")), (e("a"), e("c")), (e("d"), e("e")), (e("g"), e("h"))} <= set(spelt)
+    assert not any(e("i") in p for p in spelt)

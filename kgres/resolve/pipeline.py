@@ -24,7 +24,7 @@ from kgres.errors import KgresError
 from kgres.ingest.rollback import refuse_unfinished
 from kgres.resolve import baselines
 from kgres.resolve.baselines import BaselineConfig
-from kgres.resolve.block import BlockConfig, VectorCache, block, propose
+from kgres.resolve.block import BlockConfig, LexicalWords, VectorCache, block, propose
 from kgres.resolve.cluster import UNKNOWN_NAMES, ClusterConfig, Group, cluster, cluster_rows
 from kgres.resolve.collapse import collapse
 from kgres.resolve.embed import EmbedConfig, embed, reindex
@@ -275,7 +275,7 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
         normalize(db, strip_legal=cfg.strip_legal_suffixes, ids=None if rekey else focus)
         keyed = time.perf_counter() - t
         holders = load_ambiguity(db, lazy=True)
-    vectors = VectorCache()
+    vectors, words = VectorCache(), LexicalWords()
     memo = PairMemo()  # the pairs the passes compared, reused where nothing they read has changed
     for n in range(first, max(first, max_passes + collapse_run) + 1):
         pass_id = _pass_id(base, n)
@@ -286,7 +286,7 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
             db, cfg, pass_id, parent=None if n == 1 else base, focus=focus,
             on_step=lambda m, n=n: on_step(f"pass {n}: {m}"), fastrp_dimensions=fastrp_dimensions,
             only_collapse=only_collapse, model=model, incremental=incremental, ambiguity=holders, vectors=vectors,
-            memo=memo, carried=carried)
+            words=words, memo=memo, carried=carried)
         carried = None
         passes.append(stats)
         memo.forget(set(moved) - set(focus))
@@ -376,7 +376,7 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
               on_step: Step, fastrp_dimensions: int, only_collapse: bool = False,
               model: MatchModel | None = None, incremental: bool = False,
               ambiguity: Ambiguity | None = None,
-              vectors: VectorCache | None = None, memo: PairMemo | None = None,
+              vectors: VectorCache | None = None, memo: PairMemo | None = None, words: LexicalWords | None = None,
               carried: list[tuple[str, str]] | None = None
               ) -> tuple[ResolveStats, tuple[list[str], list[str]], MatchModel | None]:
     """One pass of the configured strategy, or (``only_collapse``) the run that merges identical-name
@@ -384,9 +384,9 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
     (canonicals and the entities merged into them), and the match model it used.
     ``incremental``: keys, embeddings and identical-name copies are looked at for ``focus`` only.
     ``ambiguity``: the short-form holder table to use (default: read now). ``vectors``: the
-    embeddings the passes share for semantic blocking (:class:`VectorCache`). ``memo``: the pairs
-    earlier passes compared (:class:`PairMemo`). ``carried``: pairs scored besides the focus's
-    (:func:`~kgres.resolve.block.propose`)."""
+    embeddings the passes share for semantic blocking (:class:`VectorCache`), ``words`` the graph's
+    words for lexical blocking (:class:`LexicalWords`). ``memo``: the pairs earlier passes compared
+    (:class:`PairMemo`). ``carried``: pairs scored besides the focus's (:func:`~kgres.resolve.block.propose`)."""
     runs.start(db, run_id, cfg.model_dump_json(), cfg.strategy, parent=parent, focus=focus, incremental=incremental,
                keys=keys_version(cfg.strip_legal_suffixes), carried=carried)
     carried = carried or []
@@ -445,7 +445,7 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
         ambiguity = ambiguity if ambiguity is not None else load_ambiguity(db)  # scoring's and clustering's
         if cfg.strategy == "rules":
             b = timed("block", lambda: block(db, run_id, block_cfg, focus=focus, incremental=incremental,
-                                             vectors=vectors, carried=carried))
+                                             vectors=vectors, carried=carried, words=words))
             pairs, by_strategy = b.pairs, b.pairs_by_strategy
             bands = timed("score", lambda: score(db, run_id, cfg.score, ambiguity=ambiguity)).bands
             groups, oversized = timed("cluster", lambda: cluster(db, run_id, cfg.score, cfg.cluster, ambiguity))
@@ -454,7 +454,7 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
             # (20k generated mentions: reading them back to score, writing the scores and reading
             # them again to cluster took 92 s in Neo4j of a 381 s resolve).
             proposed = timed("block", lambda: propose(db, block_cfg, focus=focus, incremental=incremental,
-                                                      vectors=vectors, carried=carried))
+                                                      vectors=vectors, carried=carried, words=words))
             pairs, by_strategy = len(proposed), proposed.by_strategy()
             memo = memo if memo is not None else PairMemo()
             hits = memo.hits
