@@ -20,7 +20,7 @@ from kgres.resolve.score.levels import (BANDS, FIXED, NULL, OVERLAP_40, SAME_KEY
                                         titles_apart, vectors, words_swapped)
 from kgres.resolve.score.model import MatchModel, probability, train
 from kgres.resolve.score.sides import Side
-from kgres.resolve.score.stage import Candidates, rare_agreements, weak_names
+from kgres.resolve.score.stage import Candidates, EvidenceJson, evidence, rare_agreements, weak_names
 from tests.graphs import write_jsonl
 
 # The declared levels, in order. A change here changes what stored models and labels mean: it must
@@ -497,3 +497,19 @@ def test_a_value_only_a_record_and_its_duplicate_share_is_neither_rare_nor_commo
     baseline, total = training.tf_baseline(names), sum(names.values())
     comp.tf, comp.tf_baseline, comp.tf_total = {v: n / total for v, n in names.items()}, baseline, total
     assert comp.tf_factor("john") < 0 < comp.tf_factor("title 7")
+
+
+def test_evidence_is_encoded_as_json_dumps_would_encode_it():
+    comps = comparisons([("dob", "date"), ("city", "text")])
+    rng = np.random.default_rng(7)
+    encode = EvidenceJson(comps)
+    for _ in range(400):  # level vectors repeat, with and without the parts each pair may lack
+        levels = np.array([rng.choice([NULL, *range(len(c.levels))]) for c in comps], dtype=np.int8)
+        weights = np.round(rng.normal(0, 4, len(comps)), int(rng.integers(1, 6)))
+        ego, nbr = (None if rng.random() < 0.3 else (float, np.float64)[int(rng.integers(2))](rng.uniform(-1, 1))
+                    for _ in range(2))  # numpy floats too: their repr names their type
+        link = None if rng.random() < 0.8 else "different given names"
+        capped = None if rng.random() < 0.8 else "weak name"
+        with_weights = weights if rng.random() < 0.9 else None
+        assert encode(levels, link, ego, nbr, capped, with_weights) == json.dumps(
+            evidence(comps, levels, link, ego, nbr, capped, with_weights), sort_keys=True)
