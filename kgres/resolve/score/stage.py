@@ -583,8 +583,8 @@ class EvidenceJson:
             if wkey not in self._weights:
                 if len(self._weights) >= EVIDENCE_KEPT:  # term-frequency adjusted weights vary by name
                     self._weights.clear()
-                self._weights[wkey] = json.dumps(evidence(self.comps, levels, None, None, None, None, weights)["weights"],
-                                                 sort_keys=True)
+                named = evidence(self.comps, levels, None, None, None, None, weights)
+                self._weights[wkey] = json.dumps(named["weights"], sort_keys=True)
             parts.append('"weights": ' + self._weights[wkey])
         return "{" + ", ".join(parts) + "}"
 
