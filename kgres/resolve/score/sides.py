@@ -43,25 +43,27 @@ class Side:
 
     @classmethod
     def from_row(cls, r: dict[str, Any]) -> "Side":
+        # built once, not built and replaced: a collapse builds a Side per copy (100k generated
+        # mentions: 86k Sides, 346k dataclass replaces, 4.2 s profiled)
         raw_attributes = r.get("attributes") or ()
+        attributes = attributes_of(raw_attributes)
         own = cls(id=r["id"], core=r["key_core"] or "", tokens=tuple(r["key_tokens"] or ()),
                   acronym=r.get("key_acronym"), numbers=tuple(r["key_numbers"] or ()), type=r.get("norm_type"),
                   gender=r.get("key_gender"), title=r.get("key_title"),
                   neighbours=frozenset(r.get("neighbours") or ()),
                   typed_neighbours=frozenset(r.get("typed_neighbours") or ()),
                   identifiers=identifiers_of(raw_attributes), name=r.get("name") or "",
-                  attributes=attributes_of(raw_attributes), description=r.get("description"),
-                  mentions=r.get("mention_count") or 1)
-        own = replace(own, facts=frozenset((k, fold_value(v)) for k, v in own.attributes),
-                      attribute_words=frozenset(x for _, v in own.attributes for w in fold(v)
-                                                for x in (w, singular(w))))
+                  attributes=attributes, description=r.get("description"),
+                  mentions=r.get("mention_count") or 1,
+                  facts=frozenset((k, fold_value(v)) for k, v in attributes),
+                  attribute_words=frozenset(x for _, v in attributes for w in fold(v) for x in (w, singular(w))))
         others = []
         for alias in sorted(set(r.get("aliases") or ()))[:MAX_ALIASES]:
             k = _alias_keys(alias, r.get("norm_type"))
             if k.core != own.core:
                 others.append(replace(own, core=k.core, tokens=k.tokens, acronym=k.acronym, numbers=k.numbers,
                                       gender=k.gender, title=k.title, name=alias))
-        return replace(own, aliases=tuple(others))
+        return replace(own, aliases=tuple(others)) if others else own
 
     def names(self) -> tuple["Side", ...]:
         return (self, *self.aliases)
