@@ -54,8 +54,8 @@ class PairContext:
         """:meth:`compare` for two copies of one name, each taken as that name only: without the other
         names a resolved entity carries (see :func:`kgres.resolve.collapse.collapse`)."""
         key = (x, y) if x < y else (y, x)
-        a, b = (self.sides[k] for k in key)
-        return self._compare(replace(a, aliases=()) if a.aliases else a, replace(b, aliases=()) if b.aliases else b, key)
+        a, b = (replace(s, aliases=()) if s.aliases else s for s in (self.sides[k] for k in key))
+        return self._compare(a, b, key)
 
     def _compare(self, a: Side, b: Side, key: tuple[str, str]) -> PairScore:
         return compare(a, b, self.cfg, not_same_as=key in self.forbidden,
