@@ -12,9 +12,11 @@ The words are taken as the index's analyzer (Lucene's standard tokenizer, lower-
 closely enough: letters and digits, joined across an inner apostrophe, dot or colon ("o'brien",
 "u.s"); Chinese, Japanese and Korean one character at a time (Lucene keeps a Korean or katakana word
 whole: such a word of six or more finds no single character one edit away, so it stays as below). A
-word for which nothing in the graph is found stays ``~1``, for Lucene to answer as before. Scores differ from Lucene's own expansion in one way: Lucene blends the
-expanded words' frequencies (a rare misspelling scores as the common spelling does), while spelt out
-each word scores as its own frequency says, so a rare misspelling of a name ranks its entity higher.
+word for which nothing in the graph is found stays ``~1``, for Lucene to answer as before.
+
+Scores differ from Lucene's own expansion in one way: Lucene blends the expanded words' frequencies
+(a rare misspelling scores as the common spelling does), while spelt out each word scores as its own
+frequency says, so a rare misspelling of a name ranks its entity higher.
 """
 
 from __future__ import annotations
