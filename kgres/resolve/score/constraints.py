@@ -41,6 +41,7 @@ class Constraint:
     name: str
     description: str
     test: Callable[[Side, Side], str | None]
+    persons: bool = False  # only two persons can be in conflict by it (name_conflict skips other pairs)
 
     def __call__(self, a: Side, b: Side) -> str | None:
         return self.test(a, b)
@@ -57,8 +58,10 @@ def _numbers_differ(a: Side, b: Side) -> str | None:
 
 
 def _numbers_conflict(a: Side, b: Side) -> str | None:
+    if not (a.numbers and b.numbers):
+        return None
     x, y = set(a.numbers), set(b.numbers)
-    if x and y and not (x <= y or y <= x):
+    if not (x <= y or y <= x):
         return f"numbers differ: {' '.join(a.numbers)} vs {' '.join(b.numbers)}"
     return None
 
@@ -76,8 +79,10 @@ def _title(a: Side, b: Side) -> str | None:
 
 
 def _qualifiers(a: Side, b: Side) -> str | None:
+    if not _persons(a, b):
+        return None
     qa, qb = qualifiers(a.tokens), qualifiers(b.tokens)
-    if _persons(a, b) and qa != qb and not _records_agree(a, b):
+    if qa != qb and not _records_agree(a, b):
         return f"different qualifiers: {' '.join(sorted(qa)) or '-'} vs {' '.join(sorted(qb)) or '-'}"
     return None
 
@@ -179,6 +184,9 @@ NEGATION = "non"  # "non" before a word both names carry: Non-Organic Ale / Orga
 def _derivative(a: Side, b: Side) -> str | None:
     """Names that share words, one marking itself a derivative of what the other names (a karaoke
     version, an erratum) or negating a word of the other's ("non organic")."""
+    if NEGATION not in a.tokens and NEGATION not in b.tokens and DERIVATIVE_WORDS.isdisjoint(a.tokens) \
+            and DERIVATIVE_WORDS.isdisjoint(b.tokens):
+        return None  # the common case, decided without building sets
     sa, sb = set(a.tokens), set(b.tokens)
     if not (sa & sb - {NEGATION}):
         return None
@@ -216,23 +224,27 @@ _IDENTIFIERS = "identifiers", "different values of one identifier (orcid, wikida
 _TYPES = "types", "different types under different names (Baker Street GEO / Baker Street Irregulars ORG)"
 
 MODEL_CONSTRAINTS: tuple[Constraint, ...] = (
-    Constraint(*_NUMBERS, _numbers_conflict), Constraint(*_GENDER, _gender), Constraint(*_TITLE, _title),
-    Constraint(*_QUALIFIERS, _qualifiers), Constraint(*_GIVEN, _given_names), Constraint(*_SURNAMES, _surnames),
+    Constraint(*_NUMBERS, _numbers_conflict), Constraint(*_GENDER, _gender, persons=True),
+    Constraint(*_TITLE, _title, persons=True), Constraint(*_QUALIFIERS, _qualifiers, persons=True),
+    Constraint(*_GIVEN, _given_names, persons=True), Constraint(*_SURNAMES, _surnames, persons=True),
     Constraint(*_DERIVATIVE, _derivative), Constraint(*_IDENTIFIERS, _identifiers), Constraint(*_TYPES, _types))
 RULE_CONSTRAINTS: tuple[Constraint, ...] = (
     Constraint(_NUMBERS[0], "names whose numbers differ at all (iPhone / iPhone 7)", _numbers_differ),
-    Constraint(*_GENDER, _gender), Constraint(*_QUALIFIERS, _qualifiers), Constraint(*_GIVEN, _given_names_strict),
+    Constraint(*_GENDER, _gender, persons=True), Constraint(*_QUALIFIERS, _qualifiers, persons=True),
+    Constraint(*_GIVEN, _given_names_strict, persons=True),
     Constraint(_SURNAMES[0], "full names whose surnames differ beyond a typo of six letters or more",
-               _surnames_strict),
-    Constraint(*_IDENTIFIERS, _identifiers), Constraint(*_TYPES, _types), Constraint(*_TITLE, _title))
+               _surnames_strict, persons=True),
+    Constraint(*_IDENTIFIERS, _identifiers), Constraint(*_TYPES, _types), Constraint(*_TITLE, _title, persons=True))
 PAIR_CONSTRAINTS = (("not_same_as", "a recorded NOT_SAME_AS (a person or the LLM judge said: different)"),
                     ("related", "a non-synonym relation between the two (merging would make a self-loop)"))
 
 
 def name_conflict(a: Side, b: Side, constraints: Sequence[Constraint] = MODEL_CONSTRAINTS) -> str | None:
     """The first reason two names are two things, or None (one name each: see :func:`conflict`)."""
+    persons = a.type == "PERSON" and b.type == "PERSON"
     for c in constraints:
-        if (reason := c(a, b)) is not None:
+        # 9 tests for each pair of names of every scored pair (100k generated mentions: 8.8M calls)
+        if (persons or not c.persons) and (reason := c.test(a, b)) is not None:
             return reason
     return None
 

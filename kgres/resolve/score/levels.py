@@ -145,10 +145,17 @@ class TokenWeights:
         with at most one of ``b``, equal, or 4+ letters and 75% alike (a transposition counting as
         one edit)."""
         pairs, rest = [], set(b)
+        order = None  # b's words in order, read as those still unmatched
         for w in sorted(set(a), key=lambda w: (-self(w), w)):
-            match = w if w in rest else next(
-                (v for v in sorted(rest) if min(len(w), len(v)) >= 4 and
-                 DamerauLevenshtein.normalized_similarity(unaccent(w), unaccent(v)) >= 0.75), None)
+            if w in rest:
+                match = w
+            elif len(w) < 4:
+                continue
+            else:
+                order = order if order is not None else sorted(rest)
+                uw = unaccent(w)
+                match = next((v for v in order if v in rest and len(v) >= 4 and
+                              DamerauLevenshtein.normalized_similarity(uw, unaccent(v)) >= 0.75), None)
             if match is not None:
                 rest.discard(match)
                 pairs.append((w, match))
@@ -252,14 +259,16 @@ def _spelt_alike(x: str, y: str) -> bool:
     short phrase and a word more it is not ("Content management" is no misspelling of "Content
     management system": cesi-ambiguous, 20k false pairs). Nor is a long name whose own words are not
     spellings of the other's (:func:`_own_words`)."""
+    lx, ly = unaccent(x.replace(" ", "")), unaccent(y.replace(" ", ""))
+    if min(len(lx), len(ly)) < 8 or lx[:1] != ly[:1]:
+        return False  # the cheap part first: most pairs end here
     wx, wy = set(x.split()), set(y.split())
-    x, y = unaccent(x.replace(" ", "")), unaccent(y.replace(" ", ""))
-    if min(len(x), len(y)) < LONG_NAME:
+    if min(len(lx), len(ly)) < LONG_NAME:
         if wx != wy and (wx < wy or wy < wx):
             return False
     elif _own_words(wx - wy, wy - wx):  # a short name's scrambled word ("morris" / "mosrir") is a typo
         return False
-    return min(len(x), len(y)) >= 8 and x[:1] == y[:1] and JaroWinkler.similarity(x, y) >= 0.93
+    return JaroWinkler.similarity(lx, ly) >= 0.93
 
 
 def _own_words(x: set[str], y: set[str]) -> bool:

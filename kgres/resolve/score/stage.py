@@ -333,16 +333,21 @@ def _score(db: Database, run_id: str, source: Callable[[], Iterable[tuple[list[d
     rounded = np.round(level_weights, 4)  # as the evidence keeps them
     rows, outcomes, unchanged = [], [], 0
     encode = EvidenceJson(comps)
+    name_rules = [name_of_level(lv.name) for lv in comps[0].levels]  # by name level, as gamma's first column
+    first = gamma[:, 0].tolist() if len(gamma) else []
+    # Python floats and bools, not numpy scalars, in the loop (the same values; a numpy scalar's
+    # every access and comparison costs several times a float's)
+    prob, weight_of, is_capped, is_against = probs.tolist(), weights.tolist(), capped.tolist(), against.tolist()
     # the server writes one batch while the next is built (kgres.db.overlap)
     with Overlap("kgres-score-write") as ahead:
         for i in range(len(cands)):
-            held = CAPPED if capped[i] else AGAINST if against[i] and probs[i] >= t_review else None
-            band = "auto" if probs[i] >= t_auto and held is None else \
-                "review" if probs[i] >= t_review and probs[i] > 0 else "reject"
+            held = CAPPED if is_capped[i] else AGAINST if is_against[i] and prob[i] >= t_review else None
+            band = "auto" if prob[i] >= t_auto and held is None else \
+                "review" if prob[i] >= t_review and prob[i] > 0 else "reject"
             bands[band] += 1
-            a, b, p = cands.a[i], cands.b[i], round(float(probs[i]), 6)
-            name_rule = name_of_level(comps[0].levels[gamma[i, 0]].name) if gamma[i, 0] != NULL else None
-            weight = round(float(weights[i]), 4)
+            a, b, p = cands.a[i], cands.b[i], round(prob[i], 6)
+            name_rule = name_rules[first[i]] if first[i] != NULL else None
+            weight = round(weight_of[i], 4)
             again = False
             if memo is not None and methods is not None:
                 # everything the pair's edge would say: an edge an earlier pass wrote saying it stands
