@@ -8,7 +8,8 @@ import math
 import pytest
 from pydantic import ValidationError
 
-from kgres import ingest
+from kgres import ingest, schema
+from kgres.config import load_settings
 from kgres.resolve.block import BlockConfig, VectorCache, block, kmeans_k, propose
 from kgres.resolve.fuzzy import FuzzyWords, index_words
 from kgres.resolve.normalize import normalize
@@ -109,6 +110,25 @@ def test_structural_pairs_share_neighbours(db, tmp_path):
     block(db, "r", BlockConfig(strategies=("structural",)))
     assert (e("a"), e("b")) in _pairs(db, "r", "structural")
     assert not any(e("c") in p for p in _pairs(db, "r", "structural"))
+
+
+def _sharing_two_neighbours(db, ids: list[str]) -> set[tuple[str, str]]:
+    """Entities created in the order of ``ids``, each RELATED to the same two neighbours (every pair
+    ties at Jaccard 1), and the structural pairs of k = 2 over them."""
+    db.run("UNWIND ['n1', 'n2'] AS n CREATE (:Entity {id: n, name: n})")
+    db.run("UNWIND $ids AS id CREATE (e:Entity {id: id, name: id}) WITH e "
+           "MATCH (n:Entity) WHERE n.id IN ['n1', 'n2'] CREATE (e)-[:RELATED {predicate: 'KNOWS'}]->(n)", ids=ids)
+    block(db, "r", BlockConfig(strategies=("structural",), k=2))
+    return _pairs(db, "r", "structural")
+
+
+def test_structural_ties_are_broken_alike_whatever_order_the_store_holds_the_entities_in(db):
+    ids = [f"x{i:02d}" for i in range(12)]
+    created_in_order = _sharing_two_neighbours(db, ids)
+    schema.reset(db)
+    schema.init(db, load_settings().schema_)
+    created_reversed = _sharing_two_neighbours(db, ids[::-1])
+    assert created_in_order and created_in_order == created_reversed
 
 
 def test_methods_list_every_strategy_that_proposed_a_pair_and_rerun_adds_nothing(db, tmp_path):
