@@ -313,10 +313,10 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
             # in 305 s this way. The pairs a partner's freed nearest-name slot would have brought are
             # left to the pass over every entity, or where the pass cap comes first (there) to the next
             # resolve: pairwise F1 0.907 -> 0.904 there; every development set unchanged.
-            partners = db.read("resolve_focus_partner_pairs", ids=moved, unknown=UNKNOWN_RULES,
+            partners = db.read("resolve_focus_partner_pairs", _plain=True, ids=moved, unknown=UNKNOWN_RULES,
                                run_ids=[_pass_id(base, i) for i in range(1, n + 1)])
             focus = [r["id"] for r in db.read("resolve_focus_neighbours", ids=focus, run_id=pass_id)]
-            carried = sorted({(min(r["partner"], r["entity"]), max(r["partner"], r["entity"])) for r in partners})
+            carried = sorted({(min(p, r["entity"]), max(p, r["entity"])) for r in partners for p in r["partners"]})
     if cfg.strategy in ENGINES and cfg.mode == "merge+synonym":
         last = passes[-1].run_id
         linked = db.query("resolve_merge_same_as_review", run_id=last, decided_by="kgres resolve")[0]["linked"]
