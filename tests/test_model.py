@@ -333,6 +333,20 @@ def test_record_agreement_leaves_a_name_conflict_to_the_model():
     assert constraints.conflict(side("Eva Armstrong"), side("Armstrong Turing")) is not None  # not one name
 
 
+@pytest.mark.parametrize("table", [constraints.MODEL_CONSTRAINTS, constraints.RULE_CONSTRAINTS])
+def test_a_constraint_marked_for_persons_forbids_nothing_else(table):
+    """name_conflict skips a constraint marked ``persons`` unless both names are persons': it must
+    never fire for other pairs, or skipping it would let them merge. Pairs that conflict as persons."""
+    pairs = [("Sherlock Holmes", "Mycroft Holmes"), ("Mr. Fezziwig", "Mrs. Fezziwig"), ("Young Scrooge", "Scrooge"),
+             ("Colonel Moriarty", "Professor Moriarty"), ("Ada Lovelace", "Ada Turing")]
+    marked = [c for c in table if c.persons]
+    assert {c.name for c in marked} == {"gender", "title", "qualifiers", "given_names", "surnames"}
+    for a, b in pairs:
+        assert constraints.name_conflict(side(a), side(b), table) is not None
+        for type_a, type_b in [(None, None), ("PERSON", "ORGANIZATION"), ("GEO", "PERSON")]:
+            assert all(c.test(side(a, type_a), side(b, type_b)) is None for c in marked)
+
+
 @pytest.mark.parametrize("a, b", [("Robert Alan", "Robert Allen"), ("Ellie Ellis", "Ellie Eislls"),
                                   ("Freddie Holmes", "Freddie Hsmel")])
 def test_a_mistyped_surname_is_left_to_the_model(a, b):
