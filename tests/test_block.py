@@ -112,6 +112,23 @@ def test_structural_pairs_share_neighbours(db, tmp_path):
     assert not any(e("c") in p for p in _pairs(db, "r", "structural"))
 
 
+def test_a_small_focus_walks_its_structural_pairs_and_finds_what_the_whole_graph_gives_it(db, tmp_path,
+                                                                                          monkeypatch):
+    names = [("a", "Anne"), ("b", "Annie"), ("c", "Carl"), ("d", "Dora"), ("n1", "London"), ("n2", "Paris"),
+             ("n3", "Rome")] + [(f"f{i:02d}", f"Filler {i}") for i in range(40)]
+    triples = [("a", "n1"), ("a", "n2"), ("b", "n1"), ("b", "n2"), ("c", "n1"), ("c", "n3"), ("d", "n2"), ("d", "n3")]
+    _names(db, tmp_path, names, triples)
+    cfg = BlockConfig(strategies=("structural",))
+    whole = {p for p in propose(db, cfg) if e("a") in p}
+
+    def graph_wide(*args):
+        raise AssertionError("a focus of 1 entity in 47 computed its structural pairs over the whole graph")
+
+    monkeypatch.setattr("kgres.resolve.block._graph_wide", graph_wide)
+    assert (e("a"), e("b")) in whole
+    assert set(propose(db, cfg, focus=[e("a")])) == whole
+
+
 def _sharing_two_neighbours(db, ids: list[str]) -> set[tuple[str, str]]:
     """Entities created in the order of ``ids``, each RELATED to the same two neighbours (every pair
     ties at Jaccard 1), and the structural pairs of k = 2 over them."""
