@@ -9,6 +9,8 @@ carry hard negatives (names that must stay apart) and known variants (names that
   relation. Gold: each phrase occurrence's Freebase id (scored on subject phrases, where it is given).
 - ``febrl3``: FEBRL dataset3, 5,000 person records (typos, missing values); the name is given name and
   surname, every other field an attribute. Gold: the entity number in ``rec_id``.
+- ``febrl4``: FEBRL dataset4a and 4b, 10,000 person records: 5,000 originals and one duplicate of each
+  (more corrupted than dataset3's), loaded and resolved as one set.
 - ``fake1000``: Splink's fake_1000 person records (name, dob, city, email), less the 36 without a
   name. Gold: ``cluster``.
 - ``magellan-<set>``: a Magellan benchmark (records of two sources, from all its splits); the first
@@ -70,16 +72,25 @@ def cesi(split: str = "base") -> Dataset:
 
 
 def febrl3() -> Dataset:
+    return _febrl("febrl3", "dataset3.csv")
+
+
+def febrl4() -> Dataset:
+    return _febrl("febrl4", "dataset4a.csv", "dataset4b.csv")
+
+
+def _febrl(name: str, *files: str) -> Dataset:
     recs, gold = [], {}
-    with (DATA / "febrl" / "dataset3.csv").open() as f:
-        for row in csv.DictReader(f, skipinitialspace=True):
-            rid = row.pop("rec_id").strip()
-            name = " ".join(v.strip() for v in (row.pop("given_name"), row.pop("surname")) if v and v.strip())
-            attrs = {k.strip(): v.strip() for k, v in row.items() if v and v.strip()}
-            recs.append({"kind": "mention", "id": rid, "name": name or "(no name)", "type": "PERSON",
-                         "attributes": attrs})
-            gold[rid] = re.match(r"rec-(\d+)-", rid).group(1)
-    return Dataset(name="febrl3", kind="records", records=recs, clusters=gold)
+    for file in files:
+        with (DATA / "febrl" / file).open() as f:
+            for row in csv.DictReader(f, skipinitialspace=True):
+                rid = row.pop("rec_id").strip()
+                full = " ".join(v.strip() for v in (row.pop("given_name"), row.pop("surname")) if v and v.strip())
+                attrs = {k.strip(): v.strip() for k, v in row.items() if v and v.strip()}
+                recs.append({"kind": "mention", "id": rid, "name": full or "(no name)", "type": "PERSON",
+                             "attributes": attrs})
+                gold[rid] = re.match(r"rec-(\d+)-", rid).group(1)
+    return Dataset(name=name, kind="records", records=recs, clusters=gold)
 
 
 def fake1000() -> Dataset:
@@ -175,7 +186,7 @@ def carol(which: str) -> Dataset:
 
 LOADERS = {
     "cesi-base": lambda: cesi("base"), "cesi-ambiguous": lambda: cesi("ambiguous"), "febrl3": febrl3,
-    "fake1000": fake1000, **{f"magellan-{m}": (lambda m=m: magellan(m)) for m in MAGELLAN},
+    "febrl4": febrl4,    "fake1000": fake1000, **{f"magellan-{m}": (lambda m=m: magellan(m)) for m in MAGELLAN},
     "carol-graphrag": lambda: carol("graphrag"), "carol-nano": lambda: carol("nano"),
 }
 

@@ -4,7 +4,8 @@ Used by ``bench/quality.py --splink``; needs the ``bench`` extra (``pip install 
 Splink 4.0 with duckdb 1.4, sqlglot 29 and pandas 2.3, the versions it runs with here).
 
 Splink reads the original CSV columns (given name and surname apart, every attribute typed), which is
-what a Splink user would give it. The settings follow Splink's demos for these datasets (FEBRL3, and
+what a Splink user would give it. The settings follow Splink's demos for these datasets (FEBRL3, also
+used for FEBRL4's two files as one table, and
 the fake_1000 tutorial): name, date-of-birth, identifier and exact-with-term-frequency comparisons,
 the prior from deterministic rules, u from random pairs, m by EM on two blocking rules. Pairs are
 predicted above probability 0.2 and clustered at 0.95 (the clustering threshold of Splink's 50k
@@ -23,7 +24,7 @@ THRESHOLD = 0.95
 
 def run(d: Dataset) -> tuple[dict[str, str], float] | None:
     """Predicted clusters {record id: cluster} and seconds, or None for a set Splink is not set up for."""
-    setup = {"febrl3": _febrl3, "fake1000": _fake1000}.get(d.name)
+    setup = {"febrl3": _febrl3, "febrl4": _febrl4, "fake1000": _fake1000}.get(d.name)
     if setup is None:
         return None
     import pandas as pd
@@ -47,8 +48,8 @@ def run(d: Dataset) -> tuple[dict[str, str], float] | None:
     return {str(k): str(c) for k, c in zip(clusters[uid], clusters["cluster_id"])}, secs
 
 
-def _febrl3(pd, cl, block_on):
-    df = pd.read_csv(DATA / "febrl" / "dataset3.csv", dtype=str, skipinitialspace=True)
+def _febrl3(pd, cl, block_on, files=("dataset3.csv",)):
+    df = pd.concat([pd.read_csv(DATA / "febrl" / f, dtype=str, skipinitialspace=True) for f in files])
     df.columns = [c.strip() for c in df.columns]
     df = df.apply(lambda col: col.str.strip())
     blocking = [block_on(c) for c in ("soc_sec_id", "given_name", "surname", "date_of_birth", "postcode")]
@@ -61,6 +62,10 @@ def _febrl3(pd, cl, block_on):
     deterministic = [block_on("soc_sec_id"), block_on("given_name", "surname", "date_of_birth"),
                      "l.given_name = r.surname and l.surname = r.given_name and l.date_of_birth = r.date_of_birth"]
     return df, "rec_id", blocking, comparisons, deterministic, 0.9, [block_on("date_of_birth"), block_on("postcode")]
+
+
+def _febrl4(pd, cl, block_on):
+    return _febrl3(pd, cl, block_on, ("dataset4a.csv", "dataset4b.csv"))  # one table, deduplicated as febrl3
 
 
 def _fake1000(pd, cl, block_on):
