@@ -316,6 +316,31 @@ def test_a_derivative_or_a_negation_is_a_different_thing(a, b, reason):
     assert constraints.conflict(side(a, None), side(b, None)) == reason
 
 
+@pytest.mark.parametrize("a, b, reason", [
+    ("iPhone 7", "iPhone 8", "numbers differ: 7 vs 8"),
+    ("Apple I", "Apple II", "numbers differ: i vs ii"),
+    ("Garmin nuvi 350", "Garmin nuvi 360", "numbers differ: 350 vs 360"),
+    ("Samsung LN-T4061F 40in LCD HDTV", "Samsung LN-T4661F 46in LCD HDTV", "numbers differ: lnt4061f 40in vs lnt4661f 46in"),
+    ("Canon PowerShot SD1000 7.1MP", "Canon PowerShot SD800 IS 7.1MP", "numbers differ: sd1000 71mp vs sd800 71mp"),
+    ("Linksys WRT54G Router", "Linksys WRT54GL Router", "numbers differ: wrt54g vs wrt54gl"),  # a code extended
+    ("Kingston 2GB SD Card", "Kingston SD Card 1 GB", "numbers differ: 2gb vs 1gb"),
+    # one product as two shops write it: codes with and without hyphens or spaces, units spelt out
+    ("Sony Cyber-shot DSC-W55 7.2MP Camera", "Sony DSCW55 Cybershot 7.2 Megapixel Camera", None),
+    ("Canon PowerShot SD850 IS 8MP", "Canon SD850IS PowerShot 8.0 Megapixel", None),
+    ("Samsung LN-T4061F 40in LCD HDTV", "Samsung LNT4061F 40 Inch 1080p LCD TV", None),  # one adds a resolution
+    # numbers of different kinds say different things: megapixels against an aperture, a screen
+    # size against a part number, a model code against a USB version
+    ("Nikon D40 6.1MP SLR Kit 18-55mm", "Nikon D40 SLR with 18-55mm f/3.5-5.6G ED II Lens", None),
+    ("Garmin nuvi 660 4.3-Inch GPS", "Garmin nuvi 660 Navigator 010-00538-00", None),
+    ("SanDisk Cruzer 4GB SDCZ6-4096-A11", "SanDisk 4GB Cruzer USB 2.0 Flash Drive", None),
+    ("Photoshop Elements 6.0", "Photoshop Elements 6", None),
+    ("Apple II", "Apple 2", None),
+    ("Vol. 2", "Vol. 2 (Deluxe)", None),
+])
+def test_numbers_conflict_only_where_two_of_one_kind_differ(a, b, reason):
+    assert constraints.conflict(side(a, None), side(b, None)) == reason
+
+
 def test_record_agreement_leaves_a_name_conflict_to_the_model():
     """A register's records agreeing on a birth date and a tax number are not told apart by a replaced
     given name; two people of a story with no records are."""

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgres import ingest
-from kgres.resolve.normalize import fold, name_keys, norm_type, normalize, singular
+from kgres.resolve.normalize import fold, name_keys, norm_type, normalize, number_kind, singular
 from tests.graphs import write_jsonl
 
 
@@ -40,6 +40,17 @@ def test_numbers_and_roman_numerals_are_kept_apart():
     assert name_keys("iPhone 7", "PRODUCT").numbers == ("7",)
     assert name_keys("Apple II", "PRODUCT").numbers == ("ii",)
     assert name_keys("I, Robot", "WORK").numbers == ()  # a leading "I" is a word, not a numeral
+
+
+def test_a_number_is_spelt_one_way():
+    """A model code is one number however it is hyphenated, a measure keeps one spelling of its unit."""
+    assert name_keys("Sony DSC-W55 7.2MP", "PRODUCT").numbers == ("dscw55", "72mp")
+    assert name_keys("Sony DSCW55 7.2 Megapixel", "PRODUCT").numbers == ("dscw55", "72mp")
+    assert name_keys("Samsung 40 Inch 1080p TV", "PRODUCT").numbers == ("40in", "1080p")
+    assert name_keys("Photoshop Elements 6.0", "PRODUCT").numbers == ("6",)
+    assert name_keys("Windows 10 in 2015", "PRODUCT").numbers == ("10", "2015")  # "in" alone is no unit
+    assert [number_kind(n) for n in ("2015", "ii", "72mp", "21st", "dscw55")] == [
+        "plain", "plain", "unit:mp", "ordinal", "code"]
 
 
 def test_legal_suffixes_only_when_asked():
@@ -81,7 +92,7 @@ def test_keys_are_deterministic_and_well_formed(name, type_):
     k = name_keys(name, type_)
     assert k == name_keys(name, type_)
     assert k.core == k.core.strip() and "  " not in k.core
-    assert set(k.numbers) <= set(k.core.split())
+    assert sorted(c for n in k.numbers for c in n if c.isdigit()) == sorted(c for c in k.core if c.isdigit())
     assert k.gender in (None, "m", "f") and (k.gender is None or k.norm_type == "PERSON")
 
 

@@ -11,8 +11,10 @@ For every Entity, :func:`name_keys` derives, from its name and type:
 - ``key_tokens``: the words of the core key, minus stop words.
 - ``key_acronym``: the initials of a multi-word name ("llm"), or the name itself when it looks like
   an acronym ("LLMs" -> "llm"), so both sides of an acronym pair share one key.
-- ``key_numbers``: digits and roman numerals, which stay significant: "iPhone 7" and "iPhone 8",
-  "Apple I" and "Apple II" have different numbers, which forbids merging them.
+- ``key_numbers``: the name's numbers (:func:`number_facts`) and roman numerals, which stay
+  significant: "iPhone 7" and "iPhone 8", "Apple I" and "Apple II" have different numbers, which
+  forbids merging them. A model code is one number however a shop writes it ("DSC-W55" and "DSCW55":
+  ``dscw55``), a measure keeps its unit in one spelling ("7.2MP", "7.2 Megapixel": ``72mp``).
 - ``norm_type``: PERSON, ORGANIZATION, GEO, EVENT or the upper-cased original type.
 
 Keys are pure functions of (name, type, settings), so normalize is idempotent; only entities whose
@@ -55,8 +57,9 @@ LEGAL_SUFFIXES = frozenset({"inc", "incorporated", "corp", "corporation", "co", 
 QUALIFIERS = frozenset({"young", "younger", "old", "older", "elder", "late", "ghost", "spirit", "uncle", "aunt",
                         "cousin", "nephew", "niece", "brother", "sister", "father", "mother", "son", "daughter",
                         "wife", "husband", "widow", "baby", "grandfather", "grandmother"})
-ROMAN = frozenset({"i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv",
-                   "xv", "xvi", "xx"})
+ROMAN_VALUES = {r: i for i, r in enumerate(("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi",
+                                            "xii", "xiii", "xiv", "xv", "xvi"), start=1)} | {"xx": 20}
+ROMAN = frozenset(ROMAN_VALUES)
 TYPE_SYNONYMS = {
     "PERSON": "PERSON", "PER": "PERSON", "PEOPLE": "PERSON", "CHARACTER": "PERSON", "HUMAN": "PERSON",
     "ORGANIZATION": "ORGANIZATION", "ORGANISATION": "ORGANIZATION", "ORG": "ORGANIZATION",
@@ -70,6 +73,22 @@ TYPE_SYNONYMS = {
 _POSSESSIVE = re.compile(r"(?<=\w)['\u2019]s$|(?<=s)['\u2019]$", re.IGNORECASE)
 _JOINERS = re.compile(r"['\u2019\u2018`\u00b4.]")
 _NON_WORD = re.compile(r"[^\w]+", re.UNICODE)
+_ZERO_DECIMAL = re.compile(r"(?<=\d)\.0+(?![\d.])")  # "8.0" is "8", "2.00" is "2"; "1.0.2" stays
+_CODE_WORD = re.compile(r"[^\w-]+", re.UNICODE)  # words for numbers: hyphenated codes stay one word
+_MEASURE = re.compile(r"(\d+)([a-z]+)")
+# Units written after a number, as one word with it ("8MP", "40in") or (UNIT_WORDS) as the next word
+# ("8 Megapixel"), each folded to one spelling. Short ones that are often no unit ("in", "m") count
+# only written together with the number.
+UNIT_SUFFIXES = {
+    "mp": "mp", "megapixel": "mp", "megapixels": "mp", "mpix": "mp", "gb": "gb", "gig": "gb", "gigabyte": "gb",
+    "gigabytes": "gb", "gbs": "gb", "mb": "mb", "megabyte": "mb", "megabytes": "mb", "tb": "tb", "kb": "kb",
+    "in": "in", "inch": "in", "inches": "in", "mm": "mm", "cm": "cm", "m": "m", "ft": "ft", "ghz": "ghz",
+    "mhz": "mhz", "khz": "khz", "hz": "hz", "w": "w", "watt": "w", "watts": "w", "kw": "kw", "v": "v", "volt": "v",
+    "volts": "v", "mah": "mah", "kg": "kg", "g": "g", "lb": "lb", "lbs": "lb", "oz": "oz", "ml": "ml", "x": "x",
+    "p": "p", "k": "k", "fps": "fps", "rpm": "rpm",
+}
+UNIT_WORDS = {w: u for w, u in UNIT_SUFFIXES.items() if len(w) > 2 or w in ("mp", "gb", "mb", "tb", "mm", "cm")}
+ORDINALS = frozenset({"st", "nd", "rd", "th"})
 
 
 @dataclass(frozen=True)
@@ -99,8 +118,43 @@ def fold(name: str) -> list[str]:
     """NFKC, case fold, a trailing possessive dropped, joiners (' and .) closed up, other punctuation split."""
     s = unicodedata.normalize("NFKC", name).strip()
     s = _POSSESSIVE.sub("", s).casefold()
-    s = _JOINERS.sub("", s)
+    s = _JOINERS.sub("", _ZERO_DECIMAL.sub("", s))
     return [t for t in _NON_WORD.sub(" ", s).replace("_", " ").split() if t]
+
+
+def number_facts(name: str) -> tuple[str, ...]:
+    """The numbers of a name as :func:`fold` spells them, in order, each written one way: a word of
+    letters and digits joined by hyphens is one code ("DSC-W55", "LN-T4061F": ``dscw55``,
+    ``lnt4061f``); a number with a unit is the number and the unit's one spelling, whether written
+    together or as the next word ("7.2MP", "7.2 Megapixel": ``72mp``; "40 Inch": ``40in``).
+    Roman numerals are not numbers here (:func:`name_keys` adds them)."""
+    s = _POSSESSIVE.sub("", unicodedata.normalize("NFKC", name).strip()).casefold()
+    words = [w for w in _CODE_WORD.sub(" ", _JOINERS.sub("", _ZERO_DECIMAL.sub("", s))).replace("_", "-").split()]
+    out: list[str] = []
+    for i, word in enumerate(words):
+        if not any(c.isdigit() for c in word):
+            continue
+        code = word.replace("-", "")
+        if (m := _MEASURE.fullmatch(code)) and m.group(2) in UNIT_SUFFIXES:
+            code = m.group(1) + UNIT_SUFFIXES[m.group(2)]
+        elif code.isdigit() and i + 1 < len(words) and words[i + 1] in UNIT_WORDS:
+            code += UNIT_WORDS[words[i + 1]]
+        out.append(code)
+    return tuple(out)
+
+
+def number_kind(number: str) -> str:
+    """What a number of :func:`name_keys` is, to tell which two can disagree: ``plain`` (digits or a
+    roman numeral: "II" and "2" are one number), ``ordinal``, ``unit:<unit>`` (a measure), or ``code``
+    (letters and digits)."""
+    if number.isdigit() or number in ROMAN:
+        return "plain"
+    if m := _MEASURE.fullmatch(number):
+        if m.group(2) in ORDINALS:
+            return "ordinal"
+        if m.group(2) in UNIT_SUFFIXES.values():
+            return f"unit:{m.group(2)}"
+    return "code"
 
 
 def singular(word: str) -> str:
@@ -141,7 +195,7 @@ def name_keys(name: str, type_: str | None = None, strip_legal: bool = False) ->
             tokens.pop(0)
         if tokens == before:
             break
-    numbers = tuple(t for i, t in enumerate(tokens) if any(c.isdigit() for c in t) or (i > 0 and t in ROMAN))
+    numbers = number_facts(name) + tuple(t for i, t in enumerate(tokens) if i > 0 and t in ROMAN)
     content = [t for t in tokens if t not in STOP_WORDS or (ntype == "PERSON" and len(t) == 1)] or tokens
     acronym = None if ntype == "PERSON" else _acronym(name, content)
     return NameKeys(core=" ".join(tokens), tokens=tuple(content), acronym=acronym, numbers=numbers,
@@ -212,7 +266,7 @@ def _stamp(name: str, type_: str | None, strip_legal: bool) -> str:
     return f"{name}|{type_ if type_ is not None else ''}|{keys_version(strip_legal)}"
 
 
-KEY_VERSION = "v10"  # v10: key_first and key_last
+KEY_VERSION = "v11"  # v10: key_first and key_last; v11: key_numbers as number_facts, "8.0" folded to "8"
 
 
 def _search(tokens: tuple[str, ...]) -> str:

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from rapidfuzz.distance import DamerauLevenshtein, JaroWinkler
 
 from kgres.resolve.score.identifiers import identifier_conflict
-from kgres.resolve.score.names import (given_names_conflict, predicate_key, qualifiers, surnames_conflict,
-                                       unaccent)
+from kgres.resolve.score.names import (given_names_conflict, numbers_clash, predicate_key, qualifiers,
+                                       surnames_conflict, unaccent)
 from kgres.resolve.score.sides import Side
 
 # Predicates that state identity or kind ("X is Y", "X aka Y"): a relation with one of them between
@@ -58,10 +58,9 @@ def _numbers_differ(a: Side, b: Side) -> str | None:
 
 
 def _numbers_conflict(a: Side, b: Side) -> str | None:
-    if not (a.numbers and b.numbers):
+    if not (a.numbers and b.numbers) or a.numbers == b.numbers:
         return None
-    x, y = set(a.numbers), set(b.numbers)
-    if not (x <= y or y <= x):
+    if numbers_clash(a, b):
         return f"numbers differ: {' '.join(a.numbers)} vs {' '.join(b.numbers)}"
     return None
 
@@ -212,7 +211,8 @@ def _types(a: Side, b: Side) -> str | None:
     return None
 
 
-_NUMBERS = "numbers", "both names carry numbers and neither's include the other's (iPhone 7 / iPhone 8)"
+_NUMBERS = "numbers", ("each name carries a number the other does not, of one kind (iPhone 7 / iPhone 8, "
+                       "SD1000 / SD800, 40in / 46in)")
 _GENDER = "gender", "persons whose honorifics differ in gender (Mr. / Mrs. Fezziwig)"
 _TITLE = "title", "persons with different occupational titles (Colonel / Professor Moriarty)"
 _QUALIFIERS = "qualifiers", "persons qualified differently (Young Scrooge / Scrooge, Marley's Ghost / Marley)"

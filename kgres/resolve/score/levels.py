@@ -26,8 +26,8 @@ from rapidfuzz.fuzz import token_set_ratio
 
 from kgres.resolve.ambiguity import Ambiguity
 from kgres.resolve.normalize import LEGAL_SUFFIXES, singular
-from kgres.resolve.score.names import (acronym_of, initials_match, jaccard, name_part, person_spelling, plain,
-                                       typo_variant, unaccent)
+from kgres.resolve.score.names import (acronym_of, initials_match, jaccard, name_part, numbers_apart, person_spelling,
+                                       plain, typo_variant, unaccent)
 from kgres.resolve.score.sides import Side
 
 NULL = -1
@@ -403,12 +403,13 @@ def _types(frame: PairFrame) -> np.ndarray:
 
 def _numbers(frame: PairFrame) -> np.ndarray:
     def level(x: Side, y: Side) -> int:
-        nx, ny = set(x.numbers), set(y.numbers)
-        if not nx and not ny:
+        if not x.numbers and not y.numbers:
             return NULL
-        if nx == ny:
+        if not (x.numbers and y.numbers):
+            return 2
+        if set(x.numbers) == set(y.numbers) or not any(numbers_apart(x, y)):
             return 0
-        return 1 if nx and ny else 2  # both carry numbers, one's within the other's; or one side only
+        return 1  # both carry numbers, each one's the other does not carry of other kinds (or none)
     return np.fromiter((level(x, y) for x, y in zip(frame.a, frame.b)), dtype=np.int8, count=len(frame))
 
 
@@ -441,7 +442,7 @@ FIXED: tuple[Comparison, ...] = (
         Level("same", "same type", 0.7, u_prior=0.4), Level("different", "different types", 0.3, u_prior=0.6)), _types),
     Comparison("numbers", "the numbers in the names (model numbers, sequels, years)", (
         Level("same", "the same numbers", 0.8, u_prior=0.2),
-        Level("contained", "one's numbers among the other's", 0.1, u_prior=0.1),
+        Level("contained", "one's numbers among the other's, or the others of other kinds", 0.1, u_prior=0.1),
         Level("one_side", "only one name carries numbers", 0.1, u_prior=0.7)), _numbers),
     Comparison("description", "how alike the two descriptions read (token-set similarity)", (
         Level(">=0.9", "nearly the same description", 0.1, u_prior=0.01),

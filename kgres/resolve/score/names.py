@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from rapidfuzz.distance import JaroWinkler, Levenshtein
 from rapidfuzz.fuzz import token_set_ratio
 
-from kgres.resolve.normalize import QUALIFIERS, STOP_WORDS
+from kgres.resolve.normalize import QUALIFIERS, ROMAN_VALUES, STOP_WORDS, number_kind
 
 if TYPE_CHECKING:
     from kgres.resolve.score.sides import Side
@@ -144,3 +144,60 @@ def given_names_conflict(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     if x == y or (len(x) == 1 and y.startswith(x)) or (len(y) == 1 and x.startswith(y)):
         return False
     return JaroWinkler.similarity(x, y) < 0.9
+
+
+def numbers_apart(a: Side, b: Side) -> tuple[list[str], list[str]]:
+    """The numbers of each name (``key_numbers``) the other name does not carry (:func:`_carries`)."""
+    return ([x for x in a.numbers if not _carries(x, b.numbers, b.core)],
+            [y for y in b.numbers if not _carries(y, a.numbers, a.core)])
+
+
+def numbers_clash(a: Side, b: Side) -> bool:
+    """Each name carries a number the other does not, and two of those are of one kind
+    (:func:`~kgres.resolve.normalize.number_kind`): "iPhone 7" / "iPhone 8", "SD1000" / "SD800",
+    "40in" / "46in". Numbers of different kinds say different things: "Nikon D40 6.1MP" / "Nikon
+    D40 f/3.5-5.6G" (megapixels, an aperture), "Garmin nuvi 660 4.3-Inch" / "Garmin nuvi 660
+    010-00538-00" (a screen, a part number) are one product each."""
+    mine, theirs = numbers_apart(a, b)
+    return bool(mine and theirs and {number_kind(x) for x in mine} & {number_kind(y) for y in theirs})
+
+
+def _carries(number: str, numbers: tuple[str, ...], core: str) -> bool:
+    """Whether a name with these ``numbers`` and key ``core`` carries ``number``: as one of its numbers,
+    as the same value (a measure and its bare number, "II" and "2"), or spelt in its key with the
+    other's words run together, ending where a word ends ("SD850IS" carries "SD850 IS"'s ``sd850``,
+    "DSC W55" carries ``dscw55``; "WRT54GL" does not carry ``wrt54g``)."""
+    if number in numbers:
+        return True
+    value = _value(number)
+    if value is not None and any(_value(n) == value for n in numbers):
+        return True
+    if number in ROMAN_VALUES:
+        return False
+    text, ends = _run_together(core)
+    start = text.find(number)
+    while start >= 0:
+        if start + len(number) in ends and (start == 0 or not text[start - 1].isdigit()):
+            return True
+        start = text.find(number, start + 1)
+    return False
+
+
+def _value(number: str) -> str | None:
+    """The digits of a plain number, a roman numeral's or a measure's (``40in``: 40), else None."""
+    if number in ROMAN_VALUES:
+        return str(ROMAN_VALUES[number])
+    kind = number_kind(number)
+    if kind == "plain":
+        return number
+    return number.rstrip("abcdefghijklmnopqrstuvwxyz") if kind.startswith("unit:") else None
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _run_together(core: str) -> tuple[str, frozenset[int]]:
+    """A name key's words run together, and where each word ends in that string."""
+    text, ends = "", set()
+    for word in core.split():
+        text += word
+        ends.add(len(text))
+    return text, frozenset(ends)
