@@ -320,7 +320,8 @@ def test_a_derivative_or_a_negation_is_a_different_thing(a, b, reason):
     ("iPhone 7", "iPhone 8", "numbers differ: 7 vs 8"),
     ("Apple I", "Apple II", "numbers differ: i vs ii"),
     ("Garmin nuvi 350", "Garmin nuvi 360", "numbers differ: 350 vs 360"),
-    ("Samsung LN-T4061F 40in LCD HDTV", "Samsung LN-T4661F 46in LCD HDTV", "numbers differ: lnt4061f 40in vs lnt4661f 46in"),
+    ("Samsung LN-T4061F 40in LCD HDTV", "Samsung LN-T4661F 46in LCD HDTV",
+     "numbers differ: lnt4061f 40in vs lnt4661f 46in"),
     ("Canon PowerShot SD1000 7.1MP", "Canon PowerShot SD800 IS 7.1MP", "numbers differ: sd1000 71mp vs sd800 71mp"),
     ("Linksys WRT54G Router", "Linksys WRT54GL Router", "numbers differ: wrt54g vs wrt54gl"),  # a code extended
     ("Kingston 2GB SD Card", "Kingston SD Card 1 GB", "numbers differ: 2gb vs 1gb"),
