@@ -162,10 +162,36 @@ class TokenWeights:
         return pairs
 
     def overlap(self, a: Sequence[str], b: Sequence[str]) -> float:
-        """Weighted Jaccard of two names' words, a word and its misspelling counting as one (:meth:`matched`)."""
+        """Weighted Jaccard of two names' words, a word and its misspelling counting as one (:meth:`matched`),
+        and words one name runs together one word (:func:`closed_up`)."""
+        a = closed_up(a, b)
+        b = closed_up(b, a)
         shared = sum(min(self(w), self(v)) for w, v in self.matched(a, b))
         union = sum(self(w) for w in set(a)) + sum(self(w) for w in set(b)) - shared
         return shared / union if union > 0 else 0.0
+
+
+def closed_up(a: Sequence[str], b: Sequence[str]) -> Sequence[str]:
+    """``a`` with each run of two or three adjacent words that ``b`` writes as one word closed up
+    into that word: "cyber shot" / "cybershot", "dsc w55" / "dscw55" (shops write model names both
+    ways), "mary ann" / "maryann"."""
+    if len(a) < 2 or not b:
+        return a
+    twos = [x + y for x, y in zip(a, a[1:])]
+    joined = set(b).difference(a)
+    if joined.isdisjoint(twos) and (len(a) < 3 or joined.isdisjoint([xy + z for xy, z in zip(twos, a[2:])])):
+        return a
+    out, i = [], 0
+    while i < len(a):
+        for n in (3, 2):
+            if i + n <= len(a) and (word := "".join(a[i:i + n])) in joined:
+                out.append(word)
+                i += n
+                break
+        else:
+            out.append(a[i])
+            i += 1
+    return tuple(out)
 
 
 def words_swapped(a: Sequence[str], b: Sequence[str]) -> bool:
