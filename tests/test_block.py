@@ -173,6 +173,20 @@ def test_attribute_pairs_share_rare_values_whole_and_for_a_focus(db, tmp_path):
     assert _pairs(db, "bare", "attributes") == set()
 
 
+def test_code_pairs_join_one_model_code_however_it_is_written(db, tmp_path):
+    _names(db, tmp_path, [("a", "Panasonic Lumix DMC-FX777 5MP Digital Camera White|PRODUCT"),
+                          ("b", "Panasonic DMCFX777 Digital Camera 5 Megapixel|PRODUCT"),
+                          ("c", "Panasonic Lumix DMC-FX778 5MP Digital Camera|PRODUCT"),  # another model
+                          ("d", "Canon 5MP Camera|PRODUCT")])  # a measure is no code
+    normalize(db)
+    block(db, "whole", BlockConfig(strategies=("codes",)))
+    assert _pairs(db, "whole", "codes") == {(e("a"), e("b"))}
+    block(db, "focus", BlockConfig(strategies=("codes",)), focus=[e("b")])
+    assert _pairs(db, "focus", "codes") == {(e("a"), e("b"))}
+    block(db, "none", BlockConfig(strategies=("codes",)), focus=[e("d")])
+    assert _pairs(db, "none", "codes") == set()
+
+
 def test_vector_cache_rereads_only_embeddings_whose_key_changed(db, tmp_path):
     _embedded(db, tmp_path, {"a": 0.0, "b": 0.3, "c": 1.4})
     db.run("MATCH (x:Entity) SET x.embedding_key = 'k-' + x.id")

@@ -15,9 +15,10 @@ from kgres.curate.explain import explain_pair
 from kgres.curate.review import decide
 from kgres.resolve import ResolveConfig, resolve
 from kgres.resolve.score import constraints, store
-from kgres.resolve.score.levels import (BANDS, FIXED, NULL, OVERLAP_40, SAME_KEY, PairFrame, attribute_comparison,
-                                        attribute_kind, attribute_level, best_names, comparisons, normalise_value,
-                                        titles_apart, vectors, words_swapped)
+from kgres.resolve.score.names import shares_code
+from kgres.resolve.score.levels import (BANDS, FIXED, NULL, OVERLAP_40, SAME_KEY, UNIFORM, PairFrame,
+                                        attribute_comparison, attribute_kind, attribute_level, best_names, closed_up,
+                                        comparisons, normalise_value, titles_apart, vectors, words_swapped)
 from kgres.resolve.score.model import MatchModel, probability, train
 from kgres.resolve.score.sides import Side
 from kgres.resolve.score.stage import Candidates, EvidenceJson, evidence, rare_agreements, weak_names
@@ -252,6 +253,16 @@ def test_words_swapped(a, b, swapped):
     assert words_swapped(a, b) is swapped
 
 
+@pytest.mark.parametrize("a, b, closed", [
+    (("sony", "cyber", "shot", "dsc", "w55"), ("sony", "dscw55", "cybershot"), ("sony", "cybershot", "dscw55")),
+    (("mary", "ann", "smith"), ("maryann", "smith"), ("maryann", "smith")),
+    (("general", "motors"), ("general", "electric"), ("general", "motors")),  # nothing run together
+])
+def test_words_one_name_runs_together_count_as_one(a, b, closed):
+    assert tuple(closed_up(a, b)) == closed
+    assert UNIFORM.overlap(a, b) == UNIFORM.overlap(closed, b)
+
+
 def test_names_that_each_have_their_own_word_never_auto_merge_on_context():
     """Shared words with a word of each side's own cap the pair (review at most), unless two rare
     dates or codes agree."""
@@ -262,6 +273,20 @@ def test_names_that_each_have_their_own_word_never_auto_merge_on_context():
     gamma[:, k["neighbours"]] = 0
     capped = weak_names(gamma, comps, np.array([0, 0, 2], dtype=np.int16), np.array([True, False, True]))
     assert capped.tolist() == [True, False, False]
+    coded = weak_names(gamma, comps, np.array([0, 0, 0], dtype=np.int16), np.array([True, True, False]),
+                       np.array([True, False, False]))
+    assert coded.tolist() == [False, True, False]  # a shared model code places the pair as two rare values do
+
+
+@pytest.mark.parametrize("a, b, coded", [
+    ("Panasonic Lumix DMC-FX534 7.2MP Digital Camera White", "Panasonic DMCFX534 Digital Camera 7.2 Megapixel", True),
+    ("Canon PowerShot SD850 IS 8MP", "Canon SD850IS PowerShot 8.0 Megapixel", False),  # no one spelling shared
+    ("Samsung Galaxy S5 Mini", "Samsung Galaxy S5 Active", False),  # too short to identify
+    ("Sony DSC-W55 7.2MP", "Sony DSC-W55 6MP", False),  # numbers of one kind differ
+    ("Nikon 10MP Camera", "Canon 10MP Camera", False),  # a measure is no code
+])
+def test_names_share_a_model_code(a, b, coded):
+    assert shares_code(side(a, None), side(b, None)) is coded
 
 
 def test_a_rare_value_and_a_second_near_one_count_as_two_agreements():
@@ -324,10 +349,12 @@ def test_a_derivative_or_a_negation_is_a_different_thing(a, b, reason):
      "numbers differ: lnt4061f 40in vs lnt4661f 46in"),
     ("Canon PowerShot SD1000 7.1MP", "Canon PowerShot SD800 IS 7.1MP", "numbers differ: sd1000 71mp vs sd800 71mp"),
     ("Linksys WRT54G Router", "Linksys WRT54GL Router", "numbers differ: wrt54g vs wrt54gl"),  # a code extended
+    ("iPhone 6", "iPhone 6s", "numbers differ: 6 vs 6s"),
     ("Kingston 2GB SD Card", "Kingston SD Card 1 GB", "numbers differ: 2gb vs 1gb"),
     # one product as two shops write it: codes with and without hyphens or spaces, units spelt out
     ("Sony Cyber-shot DSC-W55 7.2MP Camera", "Sony DSCW55 Cybershot 7.2 Megapixel Camera", None),
     ("Canon PowerShot SD850 IS 8MP", "Canon SD850IS PowerShot 8.0 Megapixel", None),
+    ("Olympus Stylus 572 SW 5MP", "Olympus 572SW 5MP Camera 785-74469-62", None),  # and a part number
     ("Samsung LN-T4061F 40in LCD HDTV", "Samsung LNT4061F 40 Inch 1080p LCD TV", None),  # one adds a resolution
     # numbers of different kinds say different things: megapixels against an aperture, a screen
     # size against a part number, a model code against a USB version

@@ -49,8 +49,8 @@ def test_a_number_is_spelt_one_way():
     assert name_keys("Samsung 40 Inch 1080p TV", "PRODUCT").numbers == ("40in", "1080p")
     assert name_keys("Photoshop Elements 6.0", "PRODUCT").numbers == ("6",)
     assert name_keys("Windows 10 in 2015", "PRODUCT").numbers == ("10", "2015")  # "in" alone is no unit
-    assert [number_kind(n) for n in ("2015", "ii", "72mp", "21st", "dscw55")] == [
-        "plain", "plain", "unit:mp", "ordinal", "code"]
+    assert [number_kind(n) for n in ("2015", "ii", "6s", "72mp", "21st", "dscw55")] == [
+        "plain", "plain", "plain", "unit:mp", "ordinal", "code"]
 
 
 def test_legal_suffixes_only_when_asked():

@@ -20,6 +20,8 @@ Strategies (each a ``cypher/block_<name>.cypher`` file), combinable:
 - ``attributes``: entities sharing rare attribute values (dates, postcodes, emails, phone numbers:
   values that at most ``max_value_share`` entities carry), the ``k`` that share the most per entity.
   A record whose name is misspelt is found by what else it shares.
+- ``codes``: entities whose names carry one model code ("DMC-FX777" / "DMCFX777"), ranked as
+  attribute values are: two shops' titles of one product share little else a query could ask for.
 - ``kmeans``: Deg-Rag's semantic blocks: GDS k-means over text embeddings with
   k = sqrt(|E| / 10), then the ``k`` closest members of the same block. Each block's embeddings are
   read once and compared in one matrix product (numpy); in Cypher every entity re-read every
@@ -45,8 +47,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from kgres.db import Database
 from kgres.db.gds import projection
 from kgres.resolve.fuzzy import FuzzyWords
+from kgres.resolve.normalize import is_code
 
-BlockStrategy = Literal["exact", "acronym", "lexical", "semantic", "structural", "attributes", "kmeans"]
+BlockStrategy = Literal["exact", "acronym", "lexical", "semantic", "structural", "attributes", "codes", "kmeans"]
 PER_ENTITY = ("exact", "acronym", "lexical", "semantic")  # one query per page of entities
 KMEANS_ROWS = 1024  # rows of a similarity matrix (k-means block, exact semantic) held at once
 HUB_DEGREE = 1000  # structural pairs walked from a focus skip neighbours with more neighbours than this
@@ -56,7 +59,8 @@ WALK_SHARE = 0.05  # a focus of at most this share of the entities walks its str
 class BlockConfig(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    strategies: tuple[BlockStrategy, ...] = ("exact", "acronym", "lexical", "semantic", "structural", "attributes")
+    strategies: tuple[BlockStrategy, ...] = ("exact", "acronym", "lexical", "semantic", "structural", "attributes",
+                                             "codes")
     k: int = Field(20, ge=1, le=200)
     batch_size: int = Field(2000, ge=1, le=100_000)
     min_cosine: float = Field(0.8, ge=-1, le=1)
@@ -154,6 +158,8 @@ def propose(db: Database, cfg: BlockConfig = BlockConfig(), on_batch: Callable[[
         _kmeans_pairs(db, out, cfg.k, focus)
     if "attributes" in cfg.strategies:
         _attribute_pairs(db, out, cfg.k, cfg.max_value_share, focus)
+    if "codes" in cfg.strategies:
+        _code_pairs(db, out, cfg.k, cfg.max_value_share, focus)
     per_entity = [s for s in cfg.strategies if s in PER_ENTITY]
     exact_semantic = "semantic" in per_entity and not walk and db.count("Entity") <= cfg.semantic_exact_max
     if exact_semantic:
@@ -328,9 +334,39 @@ def _attribute_pairs(db: Database, out: Proposals, k: int, max_share: int, focus
         for key, value in attributes_of(row["attributes"]):
             if folded := fold_value(value):
                 postings.setdefault(f"{key}={folded}", []).append(i)
+    out.add(_sharing(ids, postings, k, max_share, focus), "attributes")
+
+
+def _code_pairs(db: Database, out: Proposals, k: int, max_share: int, focus: list[str] | None) -> None:
+    """Pair entities whose names carry one model code (a number with letters:
+    :func:`~kgres.resolve.normalize.number_facts` spells "DMC-FX777" and "DMCFX777" ``dmcfx777``), the
+    ``k`` sharing the most and rarest per entity, as :func:`_attribute_pairs` does with attribute
+    values. Two shops' titles of one product share little else a query could ask for: each adds words
+    of its own, and its family's other products embed as close as it does."""
+    if focus is not None and not any(
+            db.read("resolve_block_codes_focus", ids=focus[i:i + 5000])[0]["carrying"]
+            for i in range(0, len(focus), 5000)):
+        return  # no name of the focus carries a code: no need to read the graph's
+    ids: list[str] = []
+    postings: dict[str, list[int]] = {}
+    for row in db.stream("resolve_block_codes", _plain=True):
+        codes = [n for n in row["numbers"] if is_code(n)]
+        if codes:
+            i = len(ids)
+            ids.append(row["id"])
+            for code in codes:
+                postings.setdefault(code, []).append(i)
+    out.add(_sharing(ids, postings, k, max_share, focus), "codes")
+
+
+def _sharing(ids: list[str], postings: dict[str, list[int]], k: int, max_share: int,
+             focus: list[str] | None) -> set[tuple[str, str]]:
+    """Each entity of ``ids`` (of ``focus``, if given) paired with the ``k`` entities that share the
+    most and rarest values with it (``postings``: value -> the indexes in ``ids`` of the entities
+    carrying it); a value scores log(N / its carriers), one more than ``max_share`` carry nothing."""
     n = len(ids)
     if n < 2:
-        return
+        return set()
     values_of: dict[int, list[tuple[float, list[int]]]] = {}
     for members in postings.values():
         if 2 <= len(members) <= max_share:
@@ -349,7 +385,7 @@ def _attribute_pairs(db: Database, out: Proposals, k: int, max_share: int, focus
                     scores[j] = scores.get(j, 0.0) + weight
         for j in sorted(scores, key=lambda j: (-scores[j], j))[:k]:
             pairs.add((min(ids[i], ids[j]), max(ids[i], ids[j])))
-    out.add(pairs, "attributes")
+    return pairs
 
 
 def kmeans_k(entities: int) -> int:

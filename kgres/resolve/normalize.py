@@ -143,17 +143,22 @@ def number_facts(name: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+def is_code(number: str) -> bool:
+    """A number of :func:`name_keys` with letters that is no measure or ordinal: a model code
+    ("dmcfx777", "sd850is", "720sw")."""
+    return not number.isdigit() and number not in ROMAN and number_kind(number) in ("code", "plain")
+
+
 def number_kind(number: str) -> str:
-    """What a number of :func:`name_keys` is, to tell which two can disagree: ``plain`` (digits or a
-    roman numeral: "II" and "2" are one number), ``ordinal``, ``unit:<unit>`` (a measure), or ``code``
-    (letters and digits)."""
+    """What a number of :func:`name_keys` is, to tell which two can disagree: ``plain`` (digits, a
+    roman numeral, digits and letters that are no unit: "2", "II", "6s", "720sw"), ``ordinal``,
+    ``unit:<unit>`` (a measure), or ``code`` (a letter first: "w55", "sd1000", "lnt4061f")."""
     if number.isdigit() or number in ROMAN:
         return "plain"
     if m := _MEASURE.fullmatch(number):
         if m.group(2) in ORDINALS:
             return "ordinal"
-        if m.group(2) in UNIT_SUFFIXES.values():
-            return f"unit:{m.group(2)}"
+        return f"unit:{m.group(2)}" if m.group(2) in UNIT_SUFFIXES.values() else "plain"
     return "code"
 
 

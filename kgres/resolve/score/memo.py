@@ -49,6 +49,7 @@ class Compared(NamedTuple):
     swapped: bool
     ego: float | None  # the cosines it was computed from
     neighbour: float | None
+    coded: bool = False  # the names share a model code (kgres.resolve.score.names.shares_code)
 
 
 class PairMemo:

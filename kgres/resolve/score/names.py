@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from rapidfuzz.distance import JaroWinkler, Levenshtein
 from rapidfuzz.fuzz import token_set_ratio
 
-from kgres.resolve.normalize import QUALIFIERS, ROMAN_VALUES, STOP_WORDS, number_kind
+from kgres.resolve.normalize import QUALIFIERS, ROMAN_VALUES, STOP_WORDS, is_code, number_kind
 
 if TYPE_CHECKING:
     from kgres.resolve.score.sides import Side
@@ -148,25 +148,39 @@ def given_names_conflict(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
 
 def numbers_apart(a: Side, b: Side) -> tuple[list[str], list[str]]:
     """The numbers of each name (``key_numbers``) the other name does not carry (:func:`_carries`)."""
-    return ([x for x in a.numbers if not _carries(x, b.numbers, b.core)],
-            [y for y in b.numbers if not _carries(y, a.numbers, a.core)])
+    return ([x for x in a.numbers if not _carries(x, a.core, b.numbers, b.core)],
+            [y for y in b.numbers if not _carries(y, b.core, a.numbers, a.core)])
 
 
 def numbers_clash(a: Side, b: Side) -> bool:
     """Each name carries a number the other does not, and two of those are of one kind
-    (:func:`~kgres.resolve.normalize.number_kind`): "iPhone 7" / "iPhone 8", "SD1000" / "SD800",
-    "40in" / "46in". Numbers of different kinds say different things: "Nikon D40 6.1MP" / "Nikon
-    D40 f/3.5-5.6G" (megapixels, an aperture), "Garmin nuvi 660 4.3-Inch" / "Garmin nuvi 660
-    010-00538-00" (a screen, a part number) are one product each."""
+    (:func:`~kgres.resolve.normalize.number_kind`): "iPhone 7" / "iPhone 8", "iPhone 6" / "iPhone 6s",
+    "SD1000" / "SD800", "40in" / "46in". Numbers of different kinds say different things: "Nikon D40
+    6.1MP" / "Nikon D40 f/3.5-5.6G" (megapixels, an aperture), "Garmin nuvi 660 4.3-Inch" / "Garmin
+    nuvi 660 010-00538-00" (a screen, a part number) are one product each."""
     mine, theirs = numbers_apart(a, b)
     return bool(mine and theirs and {number_kind(x) for x in mine} & {number_kind(y) for y in theirs})
 
 
-def _carries(number: str, numbers: tuple[str, ...], core: str) -> bool:
-    """Whether a name with these ``numbers`` and key ``core`` carries ``number``: as one of its numbers,
-    as the same value (a measure and its bare number, "II" and "2"), or spelt in its key with the
-    other's words run together, ending where a word ends ("SD850IS" carries "SD850 IS"'s ``sd850``,
-    "DSC W55" carries ``dscw55``; "WRT54GL" does not carry ``wrt54g``)."""
+MIN_CODE = 4  # a shared model code this long identifies a product ("dscw55"; not "s5", "3d")
+
+
+def shares_code(a: Side, b: Side) -> bool:
+    """Both names carry one model code of :data:`MIN_CODE`+ characters and no numbers of one kind
+    that differ (:func:`numbers_clash`): two shops' titles of one product ("Panasonic Lumix DMC-FX534
+    7.2MP Digital Camera White" / "Panasonic DMCFX534 Digital Camera 7.2 Megapixel 938-49971-61")
+    share little else but that code."""
+    codes = {n for n in a.numbers if len(n) >= MIN_CODE and is_code(n)}
+    return bool(codes.intersection(b.numbers)) and not numbers_clash(a, b)
+
+
+def _carries(number: str, own_core: str, numbers: tuple[str, ...], core: str) -> bool:
+    """Whether a name with these ``numbers`` and key ``core`` carries ``number`` of a name keyed
+    ``own_core``: as one of its numbers, as the same value (a measure and its bare number, "II" and
+    "2"), or spelt in its key with the words run together, ending where a word ends ("DSC W55" carries
+    ``dscw55``, "SD850 IS" carries ``sd850is``; "WRT54GL" does not carry ``wrt54g``); and a number
+    its own name spells on with the letters the other's goes on with ("SD850IS" carries "SD850 IS"'s
+    ``sd850``; "iPhone 6s" does not carry "iPhone 6"'s ``6``)."""
     if number in numbers:
         return True
     value = _value(number)
@@ -174,6 +188,13 @@ def _carries(number: str, numbers: tuple[str, ...], core: str) -> bool:
         return True
     if number in ROMAN_VALUES:
         return False
+    return _spells(core, number) or any(
+        n.startswith(number) and n[len(number):].isalpha() and _spells(own_core, n) for n in numbers)
+
+
+def _spells(core: str, number: str) -> bool:
+    """``number`` is in ``core`` with its words run together, ending where a word ends and not
+    right after a digit."""
     text, ends = _run_together(core)
     start = text.find(number)
     while start >= 0:

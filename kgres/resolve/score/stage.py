@@ -39,7 +39,7 @@ from kgres.resolve.score.levels import (ACRONYM, BANDS, LEGAL_SUFFIX, NONE, NULL
                                         short_form_question, tf_values, titles_apart, vectors, words_swapped)
 from kgres.resolve.score.memo import Compared, PairMemo
 from kgres.resolve.score.model import MatchModel, auto_threshold, expected_quality, train
-from kgres.resolve.score.names import same_name_tokens
+from kgres.resolve.score.names import same_name_tokens, shares_code
 from kgres.resolve.score.rules import ScoreConfig, compare
 from kgres.resolve.score.sides import Semantic, Side
 from kgres.resolve.score.store import comparisons_of, pinned_model, store
@@ -77,6 +77,7 @@ class Candidates:
     tf: dict[tuple[int, int], str] = field(default_factory=dict)
     conflict: list[str | None] = field(default_factory=list)
     swapped: list[bool] = field(default_factory=list)  # names that share words, each with its own (words_swapped)
+    coded: list[bool] = field(default_factory=list)  # names that share a model code (shares_code)
     ego: list[float] = field(default_factory=list)
     neighbour: list[float] = field(default_factory=list)
 
@@ -223,6 +224,7 @@ def collect(source: Iterable[tuple[list[dict[str, Any]], "_Sides"]], comps: list
             out.rel.append(r.get("rel"))
             out.conflict.append(c.conflict)
             out.swapped.append(c.swapped)
+            out.coded.append(c.coded)
             out.ego.append(r["ego"])
             out.neighbour.append(r["neighbour"])
         out.gamma.append(np.frombuffer(b"".join(rows), dtype=np.int8).reshape(len(rows), len(comps)))
@@ -250,7 +252,7 @@ def _compare(page: list[dict[str, Any]], sides: "_Sides", comps: list[Comparison
             conflict=conflict(x, y, r["not_same_as"], r["predicates"]),
             swapped=(OVERLAP_80 <= level <= OVERLAP_20 and words_swapped(nx.tokens, ny.tokens))
             or titles_apart(x, y, tokens or UNIFORM),
-            ego=r["ego"], neighbour=r["neighbour"]))
+            ego=r["ego"], neighbour=r["neighbour"], coded=shares_code(x, y)))
     return out
 
 
@@ -323,7 +325,7 @@ def _score(db: Database, run_id: str, source: Callable[[], Iterable[tuple[list[d
     probs = np.where(vetoed, 0.0, probs)
     t_auto = min(cfg.auto_ceiling, auto_threshold(probs[~vetoed], cfg.target_precision, cfg.auto_floor))
     capped = weak_names(gamma, comps, rare_agreements(model, cands, sample_entities(db, sample), gamma),
-                        np.array(cands.swapped, dtype=bool)) \
+                        np.array(cands.swapped, dtype=bool), np.array(cands.coded, dtype=bool)) \
         if cfg.name_required else np.zeros(len(gamma), dtype=bool)
     against = riding_the_prior(gamma, comps, weights - model.prior_weight())
     t_review = min(cfg.review_probability, t_auto)
@@ -426,7 +428,7 @@ def fit(db: Database, comps: list[Comparison], gamma: np.ndarray, conflicts: lis
 
 
 def weak_names(gamma: np.ndarray, comps: list[Comparison], rare: np.ndarray | None = None,
-               swapped: np.ndarray | None = None) -> np.ndarray:
+               swapped: np.ndarray | None = None, coded: np.ndarray | None = None) -> np.ndarray:
     """Pairs whose names say nothing, or say they differ, so they never auto-merge on other evidence alone:
 
     - names that share no word or only common ones (``none``, ``overlap_20``) and whose texts do not
@@ -435,13 +437,16 @@ def weak_names(gamma: np.ndarray, comps: list[Comparison], rare: np.ndarray | No
       "Quantum Applied Laboratory"): companies, products and places named from a few common words
       share context too (20k generated mentions: most false merges);
     - unless two rare dates or codes agree (``rare``: a register's record, named by a clerk who
-      misspelt or replaced the name);
+      misspelt or replaced the name), or the names share a model code (``coded``: two shops' titles
+      of one product, each with words of its own around "DMC-FX534");
     - a short form several entities of the graph could carry ("Cratchit": Bob, Martha, Mrs.), unless
       the two share a fifth of their neighbours or more (the old rules' context test) or one rare
       date or code: family members share context too, so context alone does not place such a name,
       but they do not share a date of birth.
     """
     rare = np.zeros(len(gamma), dtype=np.int16) if rare is None else rare
+    if coded is not None:
+        rare = rare + RARE_AGREEMENTS * coded.astype(np.int16)
     swapped = np.zeros(len(gamma), dtype=bool) if swapped is None else swapped
     k = {c.name: i for i, c in enumerate(comps)}
     names, band = gamma[:, k["name"]] // BANDS, gamma[:, k["name"]] % BANDS
