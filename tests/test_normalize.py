@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgres import ingest
-from kgres.resolve.normalize import fold, name_keys, norm_type, normalize, number_kind, singular
+from kgres.resolve.normalize import fold, name_codes, name_keys, norm_type, normalize, number_kind, singular
 from tests.graphs import write_jsonl
 
 
@@ -43,14 +43,19 @@ def test_numbers_and_roman_numerals_are_kept_apart():
 
 
 def test_a_number_is_spelt_one_way():
-    """A model code is one number however it is hyphenated, a measure keeps one spelling of its unit."""
-    assert name_keys("Sony DSC-W55 7.2MP", "PRODUCT").numbers == ("dscw55", "72mp")
+    """A part number is one number however it is hyphenated, a measure keeps one spelling of its unit;
+    a model code is one code however it is written."""
+    assert name_keys("Sony DSC-W55 7.2MP", "PRODUCT").numbers == ("w55", "72mp")  # "DSC-" is a word
+    assert name_keys("Apex-11", "PRODUCT").numbers == ("11",)
+    assert name_keys("SanDisk SDCZ6-4096-A11", "PRODUCT").numbers == ("sdcz64096a11",)
     assert name_keys("Sony DSCW55 7.2 Megapixel", "PRODUCT").numbers == ("dscw55", "72mp")
     assert name_keys("Samsung 40 Inch 1080p TV", "PRODUCT").numbers == ("40in", "1080p")
     assert name_keys("Photoshop Elements 6.0", "PRODUCT").numbers == ("6",)
     assert name_keys("Windows 10 in 2015", "PRODUCT").numbers == ("10", "2015")  # "in" alone is no unit
     assert [number_kind(n) for n in ("2015", "ii", "6s", "72mp", "21st", "dscw55")] == [
         "plain", "plain", "plain", "unit:mp", "ordinal", "code"]
+    assert name_codes("Sony DSC-W55 7.2MP") == name_codes("Sony DSCW55 7.2 Megapixel") == {"dscw55"}
+    assert name_codes("Samsung Galaxy S5 10MP") == set()  # too short to identify; a measure is no code
 
 
 def test_legal_suffixes_only_when_asked():

@@ -47,7 +47,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from kgres.db import Database
 from kgres.db.gds import projection
 from kgres.resolve.fuzzy import FuzzyWords
-from kgres.resolve.normalize import is_code
+from kgres.resolve.normalize import name_codes
 
 BlockStrategy = Literal["exact", "acronym", "lexical", "semantic", "structural", "attributes", "codes", "kmeans"]
 PER_ENTITY = ("exact", "acronym", "lexical", "semantic")  # one query per page of entities
@@ -338,8 +338,8 @@ def _attribute_pairs(db: Database, out: Proposals, k: int, max_share: int, focus
 
 
 def _code_pairs(db: Database, out: Proposals, k: int, max_share: int, focus: list[str] | None) -> None:
-    """Pair entities whose names carry one model code (a number with letters:
-    :func:`~kgres.resolve.normalize.number_facts` spells "DMC-FX777" and "DMCFX777" ``dmcfx777``), the
+    """Pair entities whose names carry one model code (:func:`~kgres.resolve.normalize.name_codes`
+    spells "DMC-FX777" and "DMCFX777" ``dmcfx777``), the
     ``k`` sharing the most and rarest per entity, as :func:`_attribute_pairs` does with attribute
     values. Two shops' titles of one product share little else a query could ask for: each adds words
     of its own, and its family's other products embed as close as it does."""
@@ -350,7 +350,7 @@ def _code_pairs(db: Database, out: Proposals, k: int, max_share: int, focus: lis
     ids: list[str] = []
     postings: dict[str, list[int]] = {}
     for row in db.stream("resolve_block_codes", _plain=True):
-        codes = [n for n in row["numbers"] if is_code(n)]
+        codes = sorted(set().union(*(name_codes(n) for n in [row["name"], *(row["aliases"] or [])])))
         if codes:
             i = len(ids)
             ids.append(row["id"])

@@ -123,24 +123,44 @@ def fold(name: str) -> list[str]:
 
 
 def number_facts(name: str) -> tuple[str, ...]:
-    """The numbers of a name as :func:`fold` spells them, in order, each written one way: a word of
-    letters and digits joined by hyphens is one code ("DSC-W55", "LN-T4061F": ``dscw55``,
-    ``lnt4061f``); a number with a unit is the number and the unit's one spelling, whether written
-    together or as the next word ("7.2MP", "7.2 Megapixel": ``72mp``; "40 Inch": ``40in``).
-    Roman numerals are not numbers here (:func:`name_keys` adds them)."""
-    s = _POSSESSIVE.sub("", unicodedata.normalize("NFKC", name).strip()).casefold()
-    words = [w for w in _CODE_WORD.sub(" ", _JOINERS.sub("", _ZERO_DECIMAL.sub("", s))).replace("_", "-").split()]
+    """The numbers of a name as :func:`fold` spells them, in order, each written one way: the parts
+    of a hyphenated word run together from its first part with a digit ("SDCZ6-4096-A11":
+    ``sdcz64096a11``, "18-55mm": ``1855mm``; a word before the number stays out: "Apex-11", "F-16",
+    "DSC-W55" give ``11``, ``16``, ``w55``); a number with a unit is the number and the unit's one
+    spelling, whether written together or as the next word ("7.2MP", "7.2 Megapixel": ``72mp``;
+    "40 Inch": ``40in``). Roman numerals are not numbers here (:func:`name_keys` adds them)."""
+    words = _number_words(name)
     out: list[str] = []
     for i, word in enumerate(words):
         if not any(c.isdigit() for c in word):
             continue
-        code = word.replace("-", "")
+        parts = [part for part in word.split("-") if part]
+        while len(parts) > 1 and not any(c.isdigit() for c in parts[0]):
+            parts.pop(0)
+        code = "".join(parts)
         if (m := _MEASURE.fullmatch(code)) and m.group(2) in UNIT_SUFFIXES:
             code = m.group(1) + UNIT_SUFFIXES[m.group(2)]
         elif code.isdigit() and i + 1 < len(words) and words[i + 1] in UNIT_WORDS:
             code += UNIT_WORDS[words[i + 1]]
         out.append(code)
     return tuple(out)
+
+
+MIN_CODE = 4  # a model code this long identifies a product ("dscw55"; not "s5", "3d")
+
+
+def name_codes(name: str) -> frozenset[str]:
+    """The model codes a name writes, each hyphenated word run together whole ("DSC-W55" and "DSCW55":
+    ``dscw55``; "LN-T4061F": ``lnt4061f``): words of letters and digits, :data:`MIN_CODE`+ characters,
+    that are no measure (:func:`is_code`). What two shops' titles of one product share."""
+    codes = (w.replace("-", "") for w in _number_words(name) if any(c.isdigit() for c in w))
+    return frozenset(c for c in codes if len(c) >= MIN_CODE and is_code(c))
+
+
+def _number_words(name: str) -> list[str]:
+    """A name folded as :func:`fold` folds it, split into words with their hyphens kept."""
+    s = _POSSESSIVE.sub("", unicodedata.normalize("NFKC", name).strip()).casefold()
+    return _CODE_WORD.sub(" ", _JOINERS.sub("", _ZERO_DECIMAL.sub("", s))).replace("_", "-").split()
 
 
 def is_code(number: str) -> bool:

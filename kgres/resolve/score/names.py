@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from rapidfuzz.distance import JaroWinkler, Levenshtein
 from rapidfuzz.fuzz import token_set_ratio
 
-from kgres.resolve.normalize import QUALIFIERS, ROMAN_VALUES, STOP_WORDS, is_code, number_kind
+from kgres.resolve.normalize import QUALIFIERS, ROMAN_VALUES, STOP_WORDS, name_codes, number_kind
 
 if TYPE_CHECKING:
     from kgres.resolve.score.sides import Side
@@ -162,16 +162,12 @@ def numbers_clash(a: Side, b: Side) -> bool:
     return bool(mine and theirs and {number_kind(x) for x in mine} & {number_kind(y) for y in theirs})
 
 
-MIN_CODE = 4  # a shared model code this long identifies a product ("dscw55"; not "s5", "3d")
-
-
 def shares_code(a: Side, b: Side) -> bool:
-    """Both names carry one model code of :data:`MIN_CODE`+ characters and no numbers of one kind
-    that differ (:func:`numbers_clash`): two shops' titles of one product ("Panasonic Lumix DMC-FX534
-    7.2MP Digital Camera White" / "Panasonic DMCFX534 Digital Camera 7.2 Megapixel 938-49971-61")
-    share little else but that code."""
-    codes = {n for n in a.numbers if len(n) >= MIN_CODE and is_code(n)}
-    return bool(codes.intersection(b.numbers)) and not numbers_clash(a, b)
+    """Both names write one model code (:func:`~kgres.resolve.normalize.name_codes`) and carry no
+    numbers of one kind that differ (:func:`numbers_clash`): two shops' titles of one product
+    ("Panasonic Lumix DMC-FX534 7.2MP Digital Camera White" / "Panasonic DMCFX534 Digital Camera 7.2
+    Megapixel 938-49971-61") share little else but that code."""
+    return bool(name_codes(a.name) & name_codes(b.name)) and not numbers_clash(a, b)
 
 
 def _carries(number: str, own_core: str, numbers: tuple[str, ...], core: str) -> bool:
