@@ -339,10 +339,10 @@ def _attribute_pairs(db: Database, out: Proposals, k: int, max_share: int, focus
 
 def _code_pairs(db: Database, out: Proposals, k: int, max_share: int, focus: list[str] | None) -> None:
     """Pair entities whose names carry one model code (:func:`~kgres.resolve.normalize.name_codes`
-    spells "DMC-FX777" and "DMCFX777" ``dmcfx777``), the
-    ``k`` sharing the most and rarest per entity, as :func:`_attribute_pairs` does with attribute
-    values. Two shops' titles of one product share little else a query could ask for: each adds words
-    of its own, and its family's other products embed as close as it does."""
+    spells "DMC-FX777" and "DMCFX777" ``dmcfx777``), the ``k`` sharing the most and rarest per
+    entity, as :func:`_attribute_pairs` does with attribute values. Two shops' titles of one product
+    share little else a query could ask for: each adds words of its own, and its family's other
+    products embed as close as it does."""
     if focus is not None and not any(
             db.read("resolve_block_codes_focus", ids=focus[i:i + 5000])[0]["carrying"]
             for i in range(0, len(focus), 5000)):

@@ -13,8 +13,9 @@ For every Entity, :func:`name_keys` derives, from its name and type:
   an acronym ("LLMs" -> "llm"), so both sides of an acronym pair share one key.
 - ``key_numbers``: the name's numbers (:func:`number_facts`) and roman numerals, which stay
   significant: "iPhone 7" and "iPhone 8", "Apple I" and "Apple II" have different numbers, which
-  forbids merging them. A model code is one number however a shop writes it ("DSC-W55" and "DSCW55":
-  ``dscw55``), a measure keeps its unit in one spelling ("7.2MP", "7.2 Megapixel": ``72mp``).
+  forbids merging them. A part number is one number however it is hyphenated ("010-00455-00"), a
+  measure keeps its unit in one spelling ("7.2MP", "7.2 Megapixel": ``72mp``). The model codes a
+  name writes (:func:`name_codes`: "DSC-W55" and "DSCW55" are ``dscw55``) are read from the name.
 - ``norm_type``: PERSON, ORGANIZATION, GEO, EVENT or the upper-cased original type.
 
 Keys are pure functions of (name, type, settings), so normalize is idempotent; only entities whose
