@@ -24,6 +24,7 @@ name or type changed since their keys were written are recomputed.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Callable, Iterator
@@ -150,6 +151,7 @@ def number_facts(name: str) -> tuple[str, ...]:
 MIN_CODE = 4  # a model code this long identifies a product ("dscw55"; not "s5", "3d")
 
 
+@functools.lru_cache(maxsize=1 << 16)  # score asks for the same names' codes pair after pair
 def name_codes(name: str) -> frozenset[str]:
     """The model codes a name writes, each hyphenated word run together whole ("DSC-W55" and "DSCW55":
     ``dscw55``; "LN-T4061F": ``lnt4061f``): words of letters and digits, :data:`MIN_CODE`+ characters,

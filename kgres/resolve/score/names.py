@@ -167,6 +167,8 @@ def shares_code(a: Side, b: Side) -> bool:
     numbers of one kind that differ (:func:`numbers_clash`): two shops' titles of one product
     ("Panasonic Lumix DMC-FX534 7.2MP Digital Camera White" / "Panasonic DMCFX534 Digital Camera 7.2
     Megapixel 938-49971-61") share little else but that code."""
+    if not (a.numbers and b.numbers):  # a code has digits: most pairs end here
+        return False
     return bool(name_codes(a.name) & name_codes(b.name)) and not numbers_clash(a, b)
 
 
