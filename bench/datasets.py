@@ -186,7 +186,7 @@ def carol(which: str) -> Dataset:
 
 LOADERS = {
     "cesi-base": lambda: cesi("base"), "cesi-ambiguous": lambda: cesi("ambiguous"), "febrl3": febrl3,
-    "febrl4": febrl4,    "fake1000": fake1000, **{f"magellan-{m}": (lambda m=m: magellan(m)) for m in MAGELLAN},
+    "febrl4": febrl4, "fake1000": fake1000, **{f"magellan-{m}": (lambda m=m: magellan(m)) for m in MAGELLAN},
     "carol-graphrag": lambda: carol("graphrag"), "carol-nano": lambda: carol("nano"),
 }
 

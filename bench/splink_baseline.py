@@ -5,8 +5,8 @@ Splink 4.0 with duckdb 1.4, sqlglot 29 and pandas 2.3, the versions it runs with
 
 Splink reads the original CSV columns (given name and surname apart, every attribute typed), which is
 what a Splink user would give it. The settings follow Splink's demos for these datasets (FEBRL3, also
-used for FEBRL4's two files as one table, and
-the fake_1000 tutorial): name, date-of-birth, identifier and exact-with-term-frequency comparisons,
+used for FEBRL4's two files as one table, and the fake_1000 tutorial): name, date-of-birth,
+identifier and exact-with-term-frequency comparisons,
 the prior from deterministic rules, u from random pairs, m by EM on two blocking rules. Pairs are
 predicted above probability 0.2 and clustered at 0.95 (the clustering threshold of Splink's 50k
 example); the threshold is written on the row.
