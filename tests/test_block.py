@@ -67,6 +67,16 @@ def test_lexical_pairs_share_rare_words_and_k_bounds_each_entity(db, tmp_path):
     assert len(pairs) <= 2 * 10  # at most k proposals per entity: never all pairs of the ten
 
 
+def test_a_name_whose_key_was_made_singular_finds_the_names_written_in_the_plural(db, tmp_path):
+    """"Gates" is keyed "gate"; the index holds "Bill Gates" as written. Short words are not typo-tolerant,
+    so the query names the plural too (cesi-ambiguous: "Gates" never met "Bill Gates")."""
+    _names(db, tmp_path, [("a", "Gates"), ("b", "Bill Gates"), ("c", "City"), ("d", "Twin Cities"),
+                          ("f", "Billy Gatt")])
+    block(db, "r", BlockConfig(strategies=("lexical",)))
+    pairs = _lexical_pairs(db, "r")
+    assert {(e("a"), e("b")), (e("c"), e("d"))} <= pairs and (e("a"), e("f")) not in pairs
+
+
 def _unit(angle: float) -> list[float]:
     v = [0.0] * 384
     v[0], v[1] = math.cos(angle), math.sin(angle)

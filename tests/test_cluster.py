@@ -199,3 +199,23 @@ def test_a_true_cluster_of_two_thousand_entities_is_one_group(db, tmp_path):
     groups, stats = cluster_rows(db, rows)
     assert stats.refused == {"constraint": 0, "weak_link": 0, "cohesion": 0, "ambiguous_short_form": 0}, stats
     assert sorted(len(g.members) for g in groups) == [2, 2000] and stats.joins == 1999 + 1
+
+
+def test_the_canonical_is_the_name_the_group_mentions_most_its_short_forms_counted_for_it():
+    """1,114 unmerged copies of "Bill Gates" and a "Bill" of 12 mentions are "Bill Gates" (cesi-ambiguous
+    named the entity "Bill"); 60 copies of "Holmes" do not outweigh a "Sherlock Holmes" of 50."""
+    from kgres.resolve.cluster import canonical_of, name_support
+
+    copies = [f"g{i}" for i in range(30)]
+    members = copies + ["bill"]
+    mentions = {**{c: 1 for c in copies}, "bill": 12}
+    cores = {**{c: "bill gate" for c in copies}, "bill": "bill"}
+    names = {**{c: "Bill Gates" for c in copies}, "bill": "Bill"}
+    assert canonical_of(members, mentions, names, cores) == "g0"
+    holmes = [f"h{i}" for i in range(60)]
+    assert canonical_of(holmes + ["sh"], {**{h: 1 for h in holmes}, "sh": 50}, {}, {**{h: "holmes" for h in holmes},
+                                                                                    "sh": "sherlock holmes"}) == "sh"
+    assert name_support(["holmes", "sherlock holmes", "mycroft holmes"], [5, 3, 2]) == {
+        "holmes": 5, "sherlock holmes": 8, "mycroft holmes": 7}
+    assert canonical_of(members, mentions, names, cores, new=frozenset(copies)) == "bill"  # the graph had it
+

@@ -183,6 +183,41 @@ def test_a_legal_suffix_level_needs_a_suffix(a, b, level):
     assert NAME_LEVELS[name_level(side(a, None), side(b, None))].name == level
 
 
+@pytest.mark.parametrize("a, b, type_, level", [
+    ("Gates", "Bill Gates", None, "person_name"), ("Portland", "Portland Oregon", None, "person_name"),
+    ("Content", "Free content", None, "overlap_40"),  # a common noun's compound is another thing
+    ("gates", "bill gates", None, "overlap_40"),  # written as no proper name is
+    ("Gates", "Bill Gates", "CONCEPT", "overlap_40"),  # a typed name is a person's or nobody's
+    ("Bill", "Bill Gates Foundation Trust", None, "overlap_20"),  # a word of four
+    ("Gates", "Bank of Gates", None, "overlap_40"),  # with a stop word: a phrase, not a name
+])
+def test_an_untyped_proper_name_and_its_first_or_last_word_are_a_name_part(a, b, type_, level):
+    """Open-IE phrases carry no types: "Gates" / "Bill Gates" were only a shared word, and most of
+    cesi-ambiguous's missed pairs."""
+    from kgres.resolve.score.levels import NAME_LEVELS, name_level
+
+    assert NAME_LEVELS[name_level(side(a, type_), side(b, type_))].name == level
+    assert NAME_LEVELS[name_level(side(b, type_), side(a, type_))].name == level
+
+
+def test_which_proper_name_an_untyped_word_stands_for_is_the_holder_tables_question():
+    from kgres.resolve.ambiguity import Ambiguity, holder_keys, short_keys
+    from kgres.resolve.score.levels import PERSON_NAME, short_form_question
+
+    assert holder_keys(("bill", "gate"), None, "bill gate", "bg") >= {("w", "bill"), ("w", "gate")}
+    assert ("w", "gate") in short_keys(("gate",), None) and ("w", "gate") not in short_keys(("gate",), "PERSON")
+    gates, bill = side("Gates", None), side("Bill Gates", None)
+    question = short_form_question(PERSON_NAME, gates, bill)
+    assert question == (None, "proper_part")
+    rows = [{"type": None, "core": "bill gate", "tokens": ["bill", "gate"], "acronym": "bg", "mentions": 40}]
+    alone = Ambiguity(rows, lambda x, y: x == y)
+    assert alone.short_form(gates.core, gates.tokens, bill.core, bill.tokens, *question).holders == 1
+    shared = Ambiguity(rows + [{"type": None, "core": "gate foundation", "tokens": ["gate", "foundation"],
+                                "acronym": "gf", "mentions": 30}], lambda x, y: x == y)
+    verdict = shared.short_form(gates.core, gates.tokens, bill.core, bill.tokens, *question)
+    assert verdict.holders == 2 and not verdict.dominant_side
+
+
 def test_term_frequencies_scale_the_evidence_a_level_gives():
     """A rare value agreeing weighs more than a common one; a common one weighs at least nothing; and
     a level that says nothing (or against) gains nothing from its value's rarity."""

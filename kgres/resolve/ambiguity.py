@@ -130,7 +130,7 @@ class Ambiguity:
         mentions: 0.2-0.45 s a read). Needs every entity's keys written by this version of
         :mod:`kgres.resolve.normalize` (``key_first``, ``key_last``)."""
         def fetch(keys: set[tuple]) -> list[dict[str, Any]]:
-            words = sorted({k[1] for k in keys if k[0] == "p"} | {k[2] for k in keys if k[0] == "i"})
+            words = sorted({k[1] for k in keys if k[0] in ("p", "w")} | {k[2] for k in keys if k[0] == "i"})
             acronyms = sorted({k[2] for k in keys if k[0] == "a"})
             return db.read("resolve_ambiguity_holders_of", _plain=True, words=[w[:MAX_INDEXED_CHARS] for w in words],
                            acronyms=[a[:MAX_INDEXED_CHARS] for a in acronyms])
@@ -220,13 +220,15 @@ class Ambiguity:
 
 def holder_keys(tokens: tuple[str, ...], type_: str | None, core: str, acronym: str | None) -> set[tuple]:
     """The short forms (holder-table keys) a multi-word name can be meant by: a person's first and
-    last word and initial with surname, any name's acronym. Names with a qualifier ("Young Scrooge")
-    hold none."""
+    last word and initial with surname, an untyped name's first and last word ("Gates": "Bill Gates",
+    also "Gates Foundation"), any name's acronym. Names with a qualifier ("Young Scrooge") hold none."""
     if len(tokens) < 2 or (type_ == "PERSON" and any(w in QUALIFIERS for w in tokens)):
         return set()
     keys: set[tuple] = set()
     if type_ == "PERSON" and len(tokens[0]) > 1:
         keys = {("p", tokens[0]), ("p", tokens[-1]), ("i", tokens[0][0], tokens[-1])}
+    elif type_ is None:
+        keys = {("w", tokens[0]), ("w", tokens[-1])}
     if acronym and acronym != core:
         keys.add(("a", type_, acronym))
     return keys
@@ -236,6 +238,12 @@ def _short_side(a_core: str, a_tokens: tuple[str, ...], b_core: str, b_tokens: t
                 type_: str | None, rule: str) -> tuple[tuple, str] | None:
     """The short form's holder-table key and the other side's core, when the pair's name link
     (``rule``) is a short form of the other name; else None."""
+    if rule == "proper_part":  # an untyped proper name's first or last word (kgres.resolve.score.levels.proper_part)
+        if len(a_tokens) == 1 and len(b_tokens) > 1:
+            return ("w", a_tokens[0]), b_core
+        if len(b_tokens) == 1 and len(a_tokens) > 1:
+            return ("w", b_tokens[0]), a_core
+        return None
     if rule not in ("same_key", "person_subset", "person_initials", "acronym"):
         return None
     ka, kb = short_key(a_tokens, type_), short_key(b_tokens, type_)
@@ -256,3 +264,12 @@ def short_key(tokens: tuple[str, ...], type_: str | None) -> tuple | None:
             return ("i", tokens[0], tokens[1])
         return None
     return ("a", type_, tokens[0]) if len(tokens) == 1 else None
+
+
+def short_keys(tokens: tuple[str, ...], type_: str | None) -> set[tuple]:
+    """Every holder-table key a name is asked under as a short form: :func:`short_key`'s, and an
+    untyped single word's as a proper name's first or last word (``proper_part``)."""
+    keys = {k} if (k := short_key(tokens, type_)) is not None else set()
+    if type_ is None and len(tokens) == 1:
+        keys.add(("w", tokens[0]))
+    return keys

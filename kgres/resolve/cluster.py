@@ -149,10 +149,7 @@ def describe(members: list[str], pair: PairFn, mentions: dict[str, int], names: 
              cores: dict[str, str], new: frozenset[str] = frozenset()) -> Group:
     """Canonical member and per-member evidence.
 
-    Canonical: one the graph had before an increment (not in ``new``), then most mentions, then the
-    most informative name (longest normalised key, so "Sherlock Holmes" beats "Holmes"), then the
-    plainer spelling of it (shorter raw name, so "Sherlock Holmes" beats "Mr. Sherlock Holmes"), then
-    the smallest id.
+    Canonical: as :func:`canonical_of` chooses it.
     """
     canonical = canonical_of(members, mentions, names, cores, new)
     evidence, link_scores = {}, []
@@ -168,10 +165,32 @@ def describe(members: list[str], pair: PairFn, mentions: dict[str, int], names: 
 
 def canonical_of(members: list[str], mentions: dict[str, int], names: dict[str, str],
                  cores: dict[str, str], new: frozenset[str] = frozenset()) -> str:
-    """The member to keep (see :func:`describe`); one not in ``new`` (an entity the graph had before an
-    increment) before any that is, so a resolved entity keeps its id when copies of its name arrive."""
-    return min(members, key=lambda m: (m in new, -mentions.get(m, 1), -len(cores.get(m, "")),
-                                       len(names.get(m, "")), m))
+    """The member to keep: one the graph had before an increment (not in ``new``), so a resolved
+    entity keeps its id when copies of its name arrive; then one whose name the group mentions most
+    (:func:`name_support`: 1,114 unmerged copies of "Bill Gates" and one "Bill" of 12 mentions are
+    "Bill Gates"); then the member with most mentions; then the most informative name (longest
+    normalised key, so "Sherlock Holmes" beats "Holmes"), then the plainer spelling of it (shorter
+    raw name, so "Sherlock Holmes" beats "Mr. Sherlock Holmes"), then the smallest id."""
+    support = name_support([cores.get(m, "") for m in members], [mentions.get(m, 1) for m in members])
+    return min(members, key=lambda m: (m in new, -support[cores.get(m, "")], -mentions.get(m, 1),
+                                       -len(cores.get(m, "")), len(names.get(m, "")), m))
+
+
+MAX_NAMES_COMPARED = 50  # distinct names of a group whose short forms are credited to the names they shorten
+
+
+def name_support(cores: list[str], mentions: list[int]) -> dict[str, int]:
+    """Per distinct name key of a group, the mentions of the members carrying it, plus those of the
+    members carrying a shorter name of its words ("holmes" counts for "sherlock holmes": a short form
+    is read as the full name it stands for, so 60 copies of "Holmes" do not outweigh a "Sherlock
+    Holmes" of 50 mentions). With more than :data:`MAX_NAMES_COMPARED` distinct names, own mentions only."""
+    own: dict[str, int] = {}
+    for core, n in zip(cores, mentions):
+        own[core] = own.get(core, 0) + n
+    if len(own) > MAX_NAMES_COMPARED:
+        return own
+    words = {c: set(c.split()) for c in own}
+    return {c: n + sum(own[d] for d in own if d != c and words[d] and words[d] < words[c]) for c, n in own.items()}
 
 
 class UnionFind:

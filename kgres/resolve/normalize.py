@@ -253,7 +253,7 @@ def normalize(db: Database, batch_size: int = 5000, strip_legal: bool = False,
             rows.append({"id": r["id"], "core": k.core[:MAX_INDEXED_CHARS],
                          "tokens": list(k.tokens), "acronym": k.acronym and k.acronym[:MAX_INDEXED_CHARS],
                          "numbers": list(k.numbers), "norm_type": k.norm_type, "gender": k.gender, "title": k.title,
-                         "search": _search(k.tokens), **_holder_words(k),
+                         "search": _search(k.tokens, plural_last=k.norm_type != "PERSON"), **_holder_words(k),
                          "stamp": _stamp(r["name"], r["type"], strip_legal)})
         db.write("resolve_normalize_write", rows=rows)
         updated += len(rows)
@@ -262,9 +262,9 @@ def normalize(db: Database, batch_size: int = 5000, strip_legal: bool = False,
 
 
 def _holder_words(k: NameKeys) -> dict[str, str | None]:
-    """A multi-word person name's first and last word, indexed: the short forms it can be meant by
-    ("Holmes", "J. Holmes") are found from them (kgres.resolve.ambiguity.Ambiguity.lazy)."""
-    if k.norm_type != "PERSON" or len(k.tokens) < 2:
+    """A multi-word person's or untyped name's first and last word, indexed: the short forms it can be
+    meant by ("Holmes", "J. Holmes", "Gates") are found from them (kgres.resolve.ambiguity.Ambiguity.lazy)."""
+    if k.norm_type not in ("PERSON", None) or len(k.tokens) < 2:
         return {"first": None, "last": None}
     return {"first": k.tokens[0][:MAX_INDEXED_CHARS], "last": k.tokens[-1][:MAX_INDEXED_CHARS]}
 
@@ -294,25 +294,44 @@ def _stamp(name: str, type_: str | None, strip_legal: bool) -> str:
     return f"{name}|{type_ if type_ is not None else ''}|{keys_version(strip_legal)}"
 
 
-KEY_VERSION = "v11"  # v10: key_first and key_last; v11: key_numbers as number_facts, "8.0" folded to "8"
+KEY_VERSION = "v12"  # v10: key_first and key_last; v11: key_numbers as number_facts, "8.0" folded to "8";
+# v12: key_first and key_last of untyped names too
 
 
-def _search(tokens: tuple[str, ...]) -> str:
+def _search(tokens: tuple[str, ...], plural_last: bool = False) -> str:
     """Full-text query for blocking: every word of 3+ letters must match (typo-tolerant from 6, as
     score's typo rule: shorter near-spellings are different words, "cain"/"chain"), so
     a name finds longer names containing it ("holmes" finds "Sherlock Holmes") but not every entity
     sharing one common word; initials, short words and legal suffixes only rank ("j smith" finds
     "John Smith", "acme corp" finds "ACME Corporation").
+    ``plural_last``: the last word is a key made singular (:func:`name_keys`), and the index holds
+    names as written: a short one also matches its plural ("gate" finds "Bill Gates"; from six
+    letters the typo tolerance does).
     Pairs are symmetric, so the shorter side's query is enough."""
-    def term(t: str) -> str:
-        return f"{_lucene(t)}~1" if len(t) >= 6 else _lucene(t)
+    def term(t: str, last: bool = False) -> str:
+        if len(t) >= 6:
+            return f"{_lucene(t)}~1"
+        if last and plural_last and len(t) >= 3:
+            return "(" + " ".join(_lucene(w) for w in (t, plural(t))) + ")"
+        return _lucene(t)
 
     def must(t: str) -> bool:  # legal suffixes are abbreviated too often to require ("Corp."/"Corporation")
         return len(t) >= 3 and t not in LEGAL_SUFFIXES
 
+    last = len(tokens) - 1
     if not any(must(t) for t in tokens):
-        return " ".join(term(t) for t in tokens)
-    return " ".join(("+" if must(t) else "") + term(t) for t in tokens)
+        return " ".join(term(t, i == last) for i, t in enumerate(tokens))
+    return " ".join(("+" if must(t) else "") + term(t, i == last) for i, t in enumerate(tokens))
+
+
+def plural(word: str) -> str:
+    """The English plural :func:`singular` takes back to ``word`` ("gate" -> "gates", "box" -> "boxes",
+    "city" -> "cities")."""
+    if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    if word.endswith(("ch", "sh", "x")):
+        return word + "es"
+    return word + "s"
 
 
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/]|&&|\|\|)')

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 
 from kgres.db import Database
-from kgres.resolve.ambiguity import Ambiguity, holder_keys, short_key
+from kgres.resolve.ambiguity import Ambiguity, holder_keys, short_keys
 from kgres.resolve.merge import refresh
 
 
@@ -36,10 +36,12 @@ def redecide(db: Database, run_id: str, new_ids: list[str], ambiguity: Ambiguity
     # names and surnames cost name comparisons (100 new mentions into 100k: 0.5 s building every key's)
     found = [(key, r) for r in db.read("resolve_redecide_find", cores=sorted({_core(k) for k in keys}),
                                        decided_by=decided_by)
-             if (key := short_key(tuple(r["tokens"] or ()), r["type"])) in keys]
+             for key in sorted(short_keys(tuple(r["tokens"] or ()), r["type"]) & keys)]
     opened = _opened(db, {key for key, _ in found}, new_ids, ambiguity)
     rows = []
     for key, r in found:
+        if r["id"] in {row["id"] for row in rows}:
+            continue  # an untyped word asked under two keys (kgres.resolve.ambiguity.short_keys)
         if key not in opened or not any(r["holder_core"] in g for g in opened[key]):
             continue  # not a short form of the holder it is in
         if ambiguity.dominates(key, r["holder_core"], less=r["mentions"] or 1):

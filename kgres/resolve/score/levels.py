@@ -113,8 +113,8 @@ NAME_LEVELS = (
     Level("acronym", "one is written as the other's acronym (LLMs / Large Language Models)", 0.04, u_prior=0.0005),
     Level("explained", "one name is the other plus words the longer one's own attributes carry (a maker, a brand: "
           "Amber Waves Ale / Capitol City Amber Waves Ale, by Capitol City Brewing)", 0.06, u_prior=0.001),
-    Level("person_name", "a person's name and its given name, surname or initials (Holmes / Sherlock Holmes)",
-          0.14, u_prior=0.005),
+    Level("person_name", "a person's name and its given name, surname or initials (Holmes / Sherlock Holmes), or "
+          "an untyped proper name and its first or last word (Gates / Bill Gates)", 0.14, u_prior=0.005),
     Level("person_spelling", "a person's name typed again: as many words, each the other's, its initial or a "
           "spelling of it, in any order (Ran Cole / Ryan Cole, Rowe Caleb / Caleb Rowe)", 0.02, u_prior=0.001),
     Level("overlap_80", "words shared, weighted by rarity: 80% or more (reordered names, a common word added)", 0.10,
@@ -249,6 +249,8 @@ def name_level(a: Side, b: Side, weights: TokenWeights = UNIFORM) -> int:
             return PERSON_NAME
         if person_spelling(a.tokens, b.tokens) and plain(a.core, b.core):
             return PERSON_SPELLING
+    if a.type is None and b.type is None and proper_part(a, b):
+        return PERSON_NAME
     shared = weights.overlap(a.tokens, b.tokens)
     for level, floor in ((OVERLAP_80, 0.8), (OVERLAP_60, 0.6), (OVERLAP_40, 0.4), (OVERLAP_20, 0.2)):
         if shared >= floor:
@@ -257,6 +259,26 @@ def name_level(a: Side, b: Side, weights: TokenWeights = UNIFORM) -> int:
 
 
 ORGANISATIONS = frozenset({None, "ORGANIZATION"})
+
+
+def proper_part(a: Side, b: Side) -> bool:
+    """Untyped names, both written as proper names (every word capitalised), one a single word the other,
+    of two or three words, begins or ends with: "Gates" / "Bill Gates", "Portland" / "Portland Oregon".
+    Open-IE phrases carry no types, so a surname is otherwise only a word shared (cesi-ambiguous: "Bill
+    Gates" / "Gates" was most of its missed pairs). Not "Content" / "Free content": a common noun's
+    compound is another thing. Which holder the word names is the holder table's question
+    (:func:`short_form_question`)."""
+    short, long_ = (a, b) if len(a.tokens) < len(b.tokens) else (b, a)
+    if len(short.tokens) != 1 or not 2 <= len(long_.tokens) <= 3 or short.tokens[0] not in (long_.tokens[0],
+                                                                                             long_.tokens[-1]):
+        return False
+    return plain(long_.core) and _capitalised(short.name) and _capitalised(long_.name)
+
+
+def _capitalised(name: str) -> bool:
+    """Every word of ``name`` that has a letter starts with a capital ("Bill Gates", "B. F. Skinner")."""
+    words = [w for w in name.split() if any(c.isalpha() for c in w)]
+    return bool(words) and all(next(c for c in w if c.isalpha()).isupper() for w in words)
 
 
 def _without_legal_suffix(side: Side) -> tuple[str, ...]:
@@ -370,6 +392,8 @@ def short_form_question(lv: int, x: Side, y: Side) -> tuple[str | None, str] | N
     if lv not in _SHORT_RULES:
         return None
     shared = "PERSON" if "PERSON" in (x.type, y.type) else x.type
+    if lv == PERSON_NAME and shared != "PERSON":
+        return shared, "proper_part"
     return shared, "person_initials" if lv == PERSON_NAME and initials_match(x.tokens, y.tokens) else _SHORT_RULES[lv]
 
 
