@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel
 
 from kgres.db import MAX_INDEXED_CHARS, Database
+from kgres.db.overlap import Overlap
 
 HONORIFICS = frozenset({
     "mr", "mrs", "ms", "miss", "mister", "madam", "madame", "mme", "mlle", "dr", "doctor", "prof",
@@ -245,20 +246,29 @@ def normalize(db: Database, batch_size: int = 5000, strip_legal: bool = False,
     """Write keys on every Entity whose name or type changed since its keys were computed (of
     ``ids`` only, when given: an incremental resolve)."""
     updated = 0
-    for page in _stale(db, batch_size, keys_version(strip_legal), ids):
-        rows = []
-        for r in page:
-            k = name_keys(r["name"], r["type"], strip_legal)
-            # core and acronym keys are indexed: a name of thousands of characters gets a bounded key
-            rows.append({"id": r["id"], "core": k.core[:MAX_INDEXED_CHARS],
-                         "tokens": list(k.tokens), "acronym": k.acronym and k.acronym[:MAX_INDEXED_CHARS],
-                         "numbers": list(k.numbers), "norm_type": k.norm_type, "gender": k.gender, "title": k.title,
-                         "search": _search(k.tokens, plural_last=k.norm_type != "PERSON"), **_holder_words(k),
-                         "stamp": _stamp(r["name"], r["type"], strip_legal)})
-        db.write("resolve_normalize_write", rows=rows)
-        updated += len(rows)
-        on_batch(len(rows))
+    # the server writes a page while the next is read and keyed (kgres.db.overlap): pages are read by id
+    # and stamp, so a write never changes what the next page holds
+    with Overlap("kgres-normalize-write") as ahead:
+        for page in _stale(db, batch_size, keys_version(strip_legal), ids):
+            rows = _keyed(page, strip_legal)
+            ahead.submit(db.write, "resolve_normalize_write", rows=rows)
+            updated += len(rows)
+            on_batch(len(rows))
     return NormalizeStats(entities_updated=updated)
+
+
+def _keyed(page: list[dict], strip_legal: bool) -> list[dict]:
+    """resolve_normalize_write's rows for a page of entities (id, name, type)."""
+    rows = []
+    for r in page:
+        k = name_keys(r["name"], r["type"], strip_legal)
+        # core and acronym keys are indexed: a name of thousands of characters gets a bounded key
+        rows.append({"id": r["id"], "core": k.core[:MAX_INDEXED_CHARS],
+                     "tokens": list(k.tokens), "acronym": k.acronym and k.acronym[:MAX_INDEXED_CHARS],
+                     "numbers": list(k.numbers), "norm_type": k.norm_type, "gender": k.gender, "title": k.title,
+                     "search": _search(k.tokens, plural_last=k.norm_type != "PERSON"), **_holder_words(k),
+                     "stamp": _stamp(r["name"], r["type"], strip_legal)})
+    return rows
 
 
 def _holder_words(k: NameKeys) -> dict[str, str | None]:
@@ -276,15 +286,15 @@ def keys_version(strip_legal: bool) -> str:
 
 
 def _stale(db: Database, batch_size: int, legal: str, ids: list[str] | None) -> Iterator[list[dict]]:
-    """Pages of entities whose keys are stale, in id order; each page is written before the next is read."""
+    """Pages of entities whose keys are stale, in id order."""
     if ids is None:
         after = ""
-        while page := db.read("resolve_normalize_page", after=after, limit=batch_size, legal=legal):
+        while page := db.read("resolve_normalize_page", after=after, limit=batch_size, legal=legal)[0]["page"]:
             yield page
             after = page[-1]["id"]
         return
     for start in range(0, len(ids), batch_size):
-        if page := db.read("resolve_normalize_ids", ids=ids[start:start + batch_size], legal=legal):
+        if page := db.read("resolve_normalize_ids", ids=ids[start:start + batch_size], legal=legal)[0]["page"]:
             yield page
 
 

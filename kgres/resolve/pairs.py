@@ -38,7 +38,7 @@ class PairContext:
         piece) with the ``members`` query (``evaluate_entity_keys`` reads retired entities too)."""
         pieces = [list(p) for p in pieces]
         ids = [i for p in pieces for i in p]
-        rows = [r["e"] for r in db.read(members, _plain=True, pieces=pieces)]
+        rows = [e for r in db.read(members, _plain=True, pieces=pieces) for e in r["es"]]
         forbidden = {(r["a"], r["b"]) for r in db.read("resolve_pairs_not_same_as", ids=ids)}
         related = {(r["a"], r["b"]): r["predicates"] for r in db.read("resolve_pairs_relations", ids=ids)}
         return cls(rows, forbidden, related, cfg, ambiguity)
