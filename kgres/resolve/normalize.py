@@ -119,10 +119,14 @@ def norm_type(t: str | None) -> str | None:
 
 def fold(name: str) -> list[str]:
     """NFKC, case fold, a trailing possessive dropped, joiners (' and .) closed up, other punctuation split."""
-    s = unicodedata.normalize("NFKC", name).strip()
-    s = _POSSESSIVE.sub("", s).casefold()
-    s = _JOINERS.sub("", _ZERO_DECIMAL.sub("", s))
-    return [t for t in _NON_WORD.sub(" ", s).replace("_", " ").split() if t]
+    return [t for t in _NON_WORD.sub(" ", _folded(name)).replace("_", " ").split() if t]
+
+
+def _folded(name: str) -> str:
+    """The text :func:`fold` and :func:`_number_words` split: NFKC, a trailing possessive dropped, case
+    folded, zero decimals dropped ("8.0"), joiners closed up."""
+    s = _POSSESSIVE.sub("", unicodedata.normalize("NFKC", name).strip()).casefold()
+    return _JOINERS.sub("", _ZERO_DECIMAL.sub("", s))
 
 
 def number_facts(name: str) -> tuple[str, ...]:
@@ -163,8 +167,7 @@ def name_codes(name: str) -> frozenset[str]:
 
 def _number_words(name: str) -> list[str]:
     """A name folded as :func:`fold` folds it, split into words with their hyphens kept."""
-    s = _POSSESSIVE.sub("", unicodedata.normalize("NFKC", name).strip()).casefold()
-    return _CODE_WORD.sub(" ", _JOINERS.sub("", _ZERO_DECIMAL.sub("", s))).replace("_", "-").split()
+    return _CODE_WORD.sub(" ", _folded(name)).replace("_", "-").split()
 
 
 def is_code(number: str) -> bool:

@@ -38,9 +38,9 @@ def redecide(db: Database, run_id: str, new_ids: list[str], ambiguity: Ambiguity
                                        decided_by=decided_by)
              for key in sorted(short_keys(tuple(r["tokens"] or ()), r["type"]) & keys)]
     opened = _opened(db, {key for key, _ in found}, new_ids, ambiguity)
-    rows = []
+    rows, revived = [], set()
     for key, r in found:
-        if r["id"] in {row["id"] for row in rows}:
+        if r["id"] in revived:
             continue  # an untyped word asked under two keys (kgres.resolve.ambiguity.short_keys)
         if key not in opened or not any(r["holder_core"] in g for g in opened[key]):
             continue  # not a short form of the holder it is in
@@ -50,6 +50,7 @@ def redecide(db: Database, run_id: str, new_ids: list[str], ambiguity: Ambiguity
             "rule": "short form made ambiguous by a new holder: scored again",
             "short_form": r["core"], "holder": r["holder_core"],
             "holders": [sorted(g) for g in opened[key]]}, sort_keys=True)})
+        revived.add(r["id"])
     if not rows:
         return earlier
     moved = db.query("resolve_redecide", rows=rows, run_id=run_id, decided_by=decided_by)
