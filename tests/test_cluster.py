@@ -143,6 +143,33 @@ def test_one_pass_keeps_the_chain_trap_apart(db, tmp_path):
     assert len(groups) == 1 and len(groups[0].members) == 3   # (the groups' names themselves do not conflict)
 
 
+def test_a_namesake_waits_for_the_stronger_join_it_would_forbid(db, tmp_path):
+    """A bare "Murdoch" that is the son of "Rupert Murdoch" would, joined first to the other "Murdoch"
+    (seven mentions), forbid them Rupert: it stays alone. Where that join does not happen (the model
+    doubts Murdoch / Rupert), it joins after the pass."""
+    from kgres import ingest
+    from kgres.resolve.cluster import cluster_rows
+    from tests.graphs import write_jsonl
+
+    recs = [{"kind": "mention", "id": n, "name": n, "type": "CONCEPT"} for n in ("son", "murdoch", "rupert")]
+    recs.append({"kind": "triple", "subject": "son", "predicate": "SON_OF", "object": "rupert"})
+    ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "n.jsonl", recs))
+    db.run("MATCH (e:Entity {id: 'ent:jsonl:murdoch'}) SET e.mention_count = 7")
+    son, murdoch, rupert = "ent:jsonl:son", "ent:jsonl:murdoch", "ent:jsonl:rupert"
+    rows = [_row(son, murdoch, 0.9999, name="same_key"), _row(murdoch, rupert, 0.998, name="person_name"),
+            _row(son, rupert, 0.0, band="reject", vetoed=True)]
+    groups, stats = cluster_rows(db, rows)
+    assert [g.members for g in groups] == [(murdoch, rupert)] and stats.refused["namesake"] == 1
+    rows[1] = _row(murdoch, rupert, 0.4, band="review", name="person_name")
+    groups, _ = cluster_rows(db, rows)
+    assert [g.members for g in groups] == [(murdoch, son)]
+    rows[0] = _row(son, murdoch, 0.9999, name="same_key")
+    db.run("MATCH (e:Entity {id: 'ent:jsonl:murdoch'}) SET e.mention_count = 1")  # no better support: joins
+    rows[1] = _row(murdoch, rupert, 0.998, name="person_name")
+    groups, _ = cluster_rows(db, rows)
+    assert [g.members for g in groups] == [(murdoch, son)]
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_one_pass_groups_on_random_graphs_hold_their_guarantees(db, tmp_path, seed):
     """Oracle on random scored graphs: a partition; every group is connected by auto pairs; no pair
@@ -197,7 +224,8 @@ def test_a_true_cluster_of_two_thousand_entities_is_one_group(db, tmp_path):
     rows = [r for r in rows if r["a"] != r["b"] and not (frozenset((r["a"], r["b"])) in seen
                                                         or seen.add(frozenset((r["a"], r["b"]))))]
     groups, stats = cluster_rows(db, rows)
-    assert stats.refused == {"constraint": 0, "weak_link": 0, "cohesion": 0, "ambiguous_short_form": 0}, stats
+    assert stats.refused == {"constraint": 0, "weak_link": 0, "cohesion": 0, "ambiguous_short_form": 0,
+                             "namesake": 0}, stats
     assert sorted(len(g.members) for g in groups) == [2, 2000] and stats.joins == 1999 + 1
 
 
@@ -217,5 +245,7 @@ def test_the_canonical_is_the_name_the_group_mentions_most_its_short_forms_count
                                                                                     "sh": "sherlock holmes"}) == "sh"
     assert name_support(["holmes", "sherlock holmes", "mycroft holmes"], [5, 3, 2]) == {
         "holmes": 5, "sherlock holmes": 8, "mycroft holmes": 7}
+    assert name_support(["authentication", "authentication authorization"], [427, 2]) == {
+        "authentication": 427, "authentication authorization": 2}  # a rare full name does not take the group
     assert canonical_of(members, mentions, names, cores, new=frozenset(copies)) == "bill"  # the graph had it
 

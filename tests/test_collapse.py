@@ -79,3 +79,23 @@ def test_resolve_collapses_first_and_rollback_restores(db, tmp_path):
     merge.rollback(db, stats.run_id)
     nodes, rels = snapshot(db)
     assert graph_state((nodes, rels)) == graph_state(before)
+
+
+def test_a_copy_related_to_a_longer_name_of_its_words_is_a_namesake(db, tmp_path):
+    """One triple says a "Murdoch" is the son of "Rupert Murdoch": that copy stays out of the bare
+    "Murdoch" copies (merged in, it would forbid them Rupert for good), clustering keeps it alone, and
+    the other copies join Rupert. A synonym relation ("also known as") says nothing of the kind."""
+    load(db, tmp_path, [(f"m{i}", "Murdoch") for i in range(5)] + [("son", "Murdoch")]
+         + [(f"r{i}", "Rupert Murdoch") for i in range(3)]
+         + [(f"w{i}", "Watson") for i in range(3)] + [("jw", "John Watson")],
+         triples=[("son", "SON_OF", "r0"), ("w0", "ALSO_KNOWN_AS", "jw")])
+    groups, left = run(db)
+    assert members(groups) == {frozenset({f"m{i}" for i in range(5)}), frozenset({f"r{i}" for i in range(3)}),
+                               frozenset({f"w{i}" for i in range(3)})}
+    assert left == 1
+    stats = resolve(db)
+    assert stats.entities_after == 3
+    home = {r["m"]: r["e"] for r in db.run("MATCH (m:Mention)-[:REFERS_TO]->(e:Entity) "
+                                          "RETURN m.source_key AS m, e.id AS e")}
+    assert {home[f"m{i}"] for i in range(5)} == {home["r0"]} != {home["son"]}
+    assert home["jw"] == home["w0"]

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kgres.db import MAX_INDEXED_CHARS, Database
-from kgres.resolve.normalize import QUALIFIERS
+from kgres.resolve.normalize import QUALIFIERS, singular
 
 PRIOR_MARGIN = 2
 
@@ -227,8 +227,8 @@ def holder_keys(tokens: tuple[str, ...], type_: str | None, core: str, acronym: 
     keys: set[tuple] = set()
     if type_ == "PERSON" and len(tokens[0]) > 1:
         keys = {("p", tokens[0]), ("p", tokens[-1]), ("i", tokens[0][0], tokens[-1])}
-    elif type_ is None:
-        keys = {("w", tokens[0]), ("w", tokens[-1])}
+    elif type_ is None:  # the first word in the singular, as a single word is keyed ("Gates": "gate")
+        keys = {("w", singular(tokens[0])), ("w", tokens[-1])}
     if acronym and acronym != core:
         keys.add(("a", type_, acronym))
     return keys

@@ -168,29 +168,38 @@ def canonical_of(members: list[str], mentions: dict[str, int], names: dict[str, 
     """The member to keep: one the graph had before an increment (not in ``new``), so a resolved
     entity keeps its id when copies of its name arrive; then one whose name the group mentions most
     (:func:`name_support`: 1,114 unmerged copies of "Bill Gates" and one "Bill" of 12 mentions are
-    "Bill Gates"); then the member with most mentions; then the most informative name (longest
-    normalised key, so "Sherlock Holmes" beats "Holmes"), then the plainer spelling of it (shorter
-    raw name, so "Sherlock Holmes" beats "Mr. Sherlock Holmes"), then the smallest id."""
+    "Bill Gates"); then one whose spelling the group writes most (305 copies of "Warren Buffett" and
+    two of "warren buffett" are "Warren Buffett"); then the member with most mentions; then the most
+    informative name (longest normalised key, so "Sherlock Holmes" beats "Holmes"), then the plainer
+    spelling of it (shorter raw name, so "Sherlock Holmes" beats "Mr. Sherlock Holmes"), then the
+    smallest id."""
     support = name_support([cores.get(m, "") for m in members], [mentions.get(m, 1) for m in members])
-    return min(members, key=lambda m: (m in new, -support[cores.get(m, "")], -mentions.get(m, 1),
-                                       -len(cores.get(m, "")), len(names.get(m, "")), m))
+    written: dict[str, int] = {}
+    for m in members:
+        written[names.get(m, "")] = written.get(names.get(m, ""), 0) + mentions.get(m, 1)
+    return min(members, key=lambda m: (m in new, -support[cores.get(m, "")], -written[names.get(m, "")],
+                                       -mentions.get(m, 1), -len(cores.get(m, "")), len(names.get(m, "")), m))
 
 
 MAX_NAMES_COMPARED = 50  # distinct names of a group whose short forms are credited to the names they shorten
+RARE_FULL_NAME = 10  # ... only when the full name is written at least 1/10 as often as the short form
 
 
 def name_support(cores: list[str], mentions: list[int]) -> dict[str, int]:
     """Per distinct name key of a group, the mentions of the members carrying it, plus those of the
     members carrying a shorter name of its words ("holmes" counts for "sherlock holmes": a short form
     is read as the full name it stands for, so 60 copies of "Holmes" do not outweigh a "Sherlock
-    Holmes" of 50 mentions). With more than :data:`MAX_NAMES_COMPARED` distinct names, own mentions only."""
+    Holmes" of 50 mentions), unless the full name is written less than a tenth as often as the short one
+    (:data:`RARE_FULL_NAME`: two "authentication and authorization" do not name 427 "Authentication").
+    With more than :data:`MAX_NAMES_COMPARED` distinct names, own mentions only."""
     own: dict[str, int] = {}
     for core, n in zip(cores, mentions):
         own[core] = own.get(core, 0) + n
     if len(own) > MAX_NAMES_COMPARED:
         return own
     words = {c: set(c.split()) for c in own}
-    return {c: n + sum(own[d] for d in own if d != c and words[d] and words[d] < words[c]) for c, n in own.items()}
+    return {c: n + sum(own[d] for d in own if d != c and words[d] and words[d] < words[c]
+                       and n * RARE_FULL_NAME >= own[d]) for c, n in own.items()}
 
 
 class UnionFind:
@@ -294,7 +303,7 @@ class ClusterStats(BaseModel):
 
     auto_pairs: int
     joins: int
-    refused: dict[str, int]  # constraint, weak_link, cohesion, ambiguous_short_form
+    refused: dict[str, int]  # constraint, weak_link, cohesion, ambiguous_short_form, namesake
     groups: int
 
 
@@ -311,7 +320,10 @@ def cluster_rows(db: Database, rows: Iterable[dict[str, Any]], cfg: ClusterConfi
     complete linkage on evidence, so the chain A~B, B~C, A!~C keeps C out); the mean probability of
     those pairs is below ``mean_floor`` (``cohesion``); or one side is a single entity with an equally
     strong link to a group it could not share with this one, and neither group has twice the other's
-    mentions (``ambiguous_short_form``: a bare "Holmes" between Sherlock and Mycroft waits for context). Pairs whose names share nothing,
+    mentions (``ambiguous_short_form``: a bare "Holmes" between Sherlock and Mycroft waits for context); or
+    the side with fewer mentions must stay apart from a group the other side has an auto pair with
+    (``namesake``: it waits rather than forbid that join, and gets its turn after the pass if that join
+    did not happen). Pairs whose names share nothing,
     and pairs scoring held out of the auto band because their names say too little (``capped``: two
     bare "Holmes"), neither link nor veto. Cost: one sort of the auto pairs, and per pair a bounded check; no
     component is too large.
@@ -357,8 +369,10 @@ def cluster_rows(db: Database, rows: Iterable[dict[str, Any]], cfg: ClusterConfi
         auto_of.setdefault(a, []).append((-p, b))
         auto_of.setdefault(b, []).append((-p, a))
     conflict_cache: dict[tuple[tuple, tuple], bool] = {}
-    refused = {"constraint": 0, "weak_link": 0, "cohesion": 0, "ambiguous_short_form": 0}
+    refused = {"constraint": 0, "weak_link": 0, "cohesion": 0, "ambiguous_short_form": 0, "namesake": 0}
     parked: set[str] = set()
+    namesakes: set[str] = set()  # parked groups that a join would have set against a better-supported one
+    weight = dict(mentions)  # root -> mentions of its group
     joins = 0
 
     def find(x: str) -> str:
@@ -389,7 +403,7 @@ def cluster_rows(db: Database, rows: Iterable[dict[str, Any]], cfg: ClusterConfi
             if q < p - cfg.tie_margin:
                 continue
             rival = find(other)
-            if rival in (home, single):
+            if rival in (home, single) or rival in namesakes:
                 continue
             if incompatible(home, rival):
                 support = sum(mentions[m] for m in members[home])
@@ -398,29 +412,62 @@ def cluster_rows(db: Database, rows: Iterable[dict[str, Any]], cfg: ClusterConfi
                     return True
         return False
 
-    for neg_p, a, b, _, _ in auto:
-        p = -neg_p
+    def blocks_home(side: str, home: str) -> bool:
+        """The group ``side``, with fewer mentions than ``home``, is kept apart from a group that
+        ``home`` has an auto pair with: joined, it would forbid that better-supported join (a "Murdoch"
+        related to "Rupert Murdoch" joining the 194 other "Murdoch" copies, who name Rupert)."""
+        if not blocked_by[side] or weight[side] >= weight[home]:
+            return False
+        for e in blocked_by[side]:
+            rival = find(e) if e in parent else None
+            if rival is None or rival == home or rival in parked or rival not in links[home]:
+                continue
+            few, many = (home, rival) if len(members[home]) <= len(members[rival]) else (rival, home)
+            if any(find(o) == many for m in members[few] for _, o in auto_of.get(m, ())):
+                return True
+        return False
+
+    def attempt(a: str, b: str, p: float, first: bool) -> None:
+        nonlocal joins
         ra, rb = find(a), find(b)
         if ra == rb or a in parked or b in parked:
-            continue
+            return
         if incompatible(ra, rb):
             refused["constraint"] += 1
-            continue
+            return
         stats = links[ra].get(rb)
         if stats is not None and stats[2] < cfg.link_floor:
             refused["weak_link"] += 1
-            continue
+            return
         if stats is not None and stats[1] / stats[0] < cfg.mean_floor:
             refused["cohesion"] += 1
-            continue
+            return
+        side = next((r for r, home in ((ra, rb), (rb, ra)) if blocks_home(r, home)), None) if first else None
+        if side is not None:
+            parked.update(members[side])
+            namesakes.add(side)
+            refused["namesake"] += 1
+            return
         single = a if len(members[ra]) == 1 else b if len(members[rb]) == 1 else None
         if single is not None and ambiguous(single, rb if single == a else ra, p):
             parked.add(single)
             refused["ambiguous_short_form"] += 1
-            continue
+            return
         big, small = (ra, rb) if (len(members[ra]), rb) >= (len(members[rb]), ra) else (rb, ra)
         _absorb(big, small, parent, members, names, idents, blocked_by, links, cfg.max_names)
+        weight[big] += weight.pop(small)
         joins += 1
+
+    for neg_p, a, b, _, _ in auto:
+        attempt(a, b, -neg_p, first=True)
+    # A namesake was kept apart in case its home's stronger join happened; where it did not, the
+    # namesake's pairs get their turn now, in the same order.
+    retry = {m for r in namesakes for m in members[r]}
+    parked -= retry
+    namesakes.clear()
+    for neg_p, a, b, _, _ in auto:
+        if a in retry or b in retry:
+            attempt(a, b, -neg_p, first=False)
 
     evidence_of: dict[str, tuple[float, str, str | None, str | None]] = {}
     for neg_p, a, b, rule, signals in auto:

@@ -12,7 +12,11 @@ merges each group as clustering would have, under the same guards:
   two copies, different identifiers) or, with ``pairwise=False`` (the default strategy), whose
   copies' attributes disagree (two "John Smith" records with different dates of birth) is left to
   the scored path, where the match model weighs it; with ``pairwise=True`` (``--strategy rules``) it
-  is clustered pair by pair (:func:`kgres.resolve.cluster.cohesive_groups`) up to ``max_component``.
+  is clustered pair by pair (:func:`kgres.resolve.cluster.cohesive_groups`) up to ``max_component``;
+- a copy that a non-synonym relation ties to a longer name ending with its words ("Murdoch" -[be the
+  son of]- "Rupert Murdoch") is a namesake of that name: it stays out of its group and goes to
+  scoring, where clustering keeps it apart (``namesake``). Merged in, its one triple would forbid the
+  whole group from ever joining "Rupert Murdoch", whom the other 194 copies name.
 
 Each merged member's evidence is its real :func:`kgres.resolve.score.compare` result against the canonical
 (a resolved canonical taken as the name the copies share, not its other names),
@@ -42,12 +46,21 @@ def collapse(db: Database, cfg: ScoreConfig, ambiguity: Ambiguity, max_component
     new = frozenset(focus or ())
     for batch in batches(_candidates(db, ambiguity, focus), BATCH_IDS):
         ctx = PairContext.load(db, batch, cfg, ambiguity)
+        apart = _namesakes(db, [i for piece in batch for i in piece])
         for piece in batch:
-            found, skipped = _piece_groups(ctx, sorted(i for i in piece if i in ctx.sides), max_component, cohesion,
-                                           pairwise, new)
+            ids = sorted(i for i in piece if i in ctx.sides and i not in apart)
+            found, skipped = _piece_groups(ctx, ids, max_component, cohesion, pairwise, new)
             groups += found
-            left += skipped
+            left += skipped + len(piece) - len(ids)
     return groups, left
+
+
+def _namesakes(db: Database, ids: list[str]) -> set[str]:
+    """Copies a non-synonym relation ties to a longer name that ends with their words."""
+    from kgres.resolve.score.constraints import SYNONYM_PREDICATES
+    from kgres.resolve.score.names import predicate_key
+    return {r["id"] for r in db.read("resolve_collapse_namesakes", ids=ids)
+            if any(predicate_key(p) not in SYNONYM_PREDICATES for p in r["predicates"])}
 
 
 def _candidates(db: Database, ambiguity: Ambiguity, focus: list[str] | None) -> Iterator[list[str]]:

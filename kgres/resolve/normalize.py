@@ -276,10 +276,13 @@ def _keyed(page: list[dict], strip_legal: bool) -> list[dict]:
 
 def _holder_words(k: NameKeys) -> dict[str, str | None]:
     """A multi-word person's or untyped name's first and last word, indexed: the short forms it can be
-    meant by ("Holmes", "J. Holmes", "Gates") are found from them (kgres.resolve.ambiguity.Ambiguity.lazy)."""
+    meant by ("Holmes", "J. Holmes", "Gates") are found from them (kgres.resolve.ambiguity.Ambiguity.lazy).
+    An untyped name's first word is indexed in the singular, as its last word and a single word are keyed
+    ("Gates Foundation": "gate", the key of "Gates")."""
     if k.norm_type not in ("PERSON", None) or len(k.tokens) < 2:
         return {"first": None, "last": None}
-    return {"first": k.tokens[0][:MAX_INDEXED_CHARS], "last": k.tokens[-1][:MAX_INDEXED_CHARS]}
+    first = k.tokens[0] if k.norm_type == "PERSON" else singular(k.tokens[0])
+    return {"first": first[:MAX_INDEXED_CHARS], "last": k.tokens[-1][:MAX_INDEXED_CHARS]}
 
 
 def keys_version(strip_legal: bool) -> str:
@@ -307,8 +310,8 @@ def _stamp(name: str, type_: str | None, strip_legal: bool) -> str:
     return f"{name}|{type_ if type_ is not None else ''}|{keys_version(strip_legal)}"
 
 
-KEY_VERSION = "v12"  # v10: key_first and key_last; v11: key_numbers as number_facts, "8.0" folded to "8";
-# v12: key_first and key_last of untyped names too
+KEY_VERSION = "v13"  # v10: key_first and key_last; v11: key_numbers as number_facts, "8.0" folded to "8";
+# v12: key_first and key_last of untyped names too; v13: an untyped name's key_first in the singular
 
 
 def _search(tokens: tuple[str, ...], plural_last: bool = False) -> str:

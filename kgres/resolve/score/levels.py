@@ -269,8 +269,9 @@ def proper_part(a: Side, b: Side) -> bool:
     compound is another thing. Which holder the word names is the holder table's question
     (:func:`short_form_question`)."""
     short, long_ = (a, b) if len(a.tokens) < len(b.tokens) else (b, a)
-    if len(short.tokens) != 1 or not 2 <= len(long_.tokens) <= 3 or short.tokens[0] not in (long_.tokens[0],
-                                                                                             long_.tokens[-1]):
+    if len(short.tokens) != 1 or not 2 <= len(long_.tokens) <= 3:
+        return False
+    if short.tokens[0] not in (singular(long_.tokens[0]), long_.tokens[-1]):  # a single word is keyed singular
         return False
     return plain(long_.core) and _capitalised(short.name) and _capitalised(long_.name)
 
