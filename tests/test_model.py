@@ -18,7 +18,8 @@ from kgres.resolve.score import constraints, store
 from kgres.resolve.score.names import shares_code
 from kgres.resolve.score.levels import (BANDS, FIXED, NULL, OVERLAP_40, SAME_KEY, UNIFORM, PairFrame,
                                         attribute_comparison, attribute_kind, attribute_level, best_names, closed_up,
-                                        comparisons, normalise_value, titles_apart, vectors, words_swapped)
+                                        comparisons, head_added, normalise_value, titles_apart, vectors,
+                                        words_swapped)
 from kgres.resolve.score.model import MatchModel, probability, train
 from kgres.resolve.score.sides import Side
 from kgres.resolve.score.stage import Candidates, EvidenceJson, evidence, rare_agreements, weak_names
@@ -286,6 +287,19 @@ def test_known_non_matches_shape_m_and_u_but_not_the_share_of_matches():
 ])
 def test_words_swapped(a, b, swapped):
     assert words_swapped(a, b) is swapped
+
+
+@pytest.mark.parametrize("a, b, added", [
+    ("Content management", "Content management systems", True),   # an activity, a kind of software
+    ("machine learning", "machine learning model", True),
+    ("Content", "Content management", False),                       # one word: a short form's question
+    ("Portland Maine", "Portland Maine Harbor", False),             # proper names add qualifiers
+    ("digital camera", "digital camera 32gb", False),               # a product's spec is no head
+    ("management systems", "content management systems", False),    # words before, not a head after
+])
+def test_head_added(a, b, added):
+    assert head_added(side(a, None), side(b, None)) is added
+    assert head_added(side(b, None), side(a, None)) is added
 
 
 @pytest.mark.parametrize("a, b, closed", [

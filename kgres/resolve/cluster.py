@@ -168,17 +168,17 @@ def canonical_of(members: list[str], mentions: dict[str, int], names: dict[str, 
     """The member to keep: one the graph had before an increment (not in ``new``), so a resolved
     entity keeps its id when copies of its name arrive; then one whose name the group mentions most
     (:func:`name_support`: 1,114 unmerged copies of "Bill Gates" and one "Bill" of 12 mentions are
-    "Bill Gates"); then one whose spelling the group writes most (305 copies of "Warren Buffett" and
-    two of "warren buffett" are "Warren Buffett"); then the member with most mentions; then the most
-    informative name (longest normalised key, so "Sherlock Holmes" beats "Holmes"), then the plainer
-    spelling of it (shorter raw name, so "Sherlock Holmes" beats "Mr. Sherlock Holmes"), then the
-    smallest id."""
+    "Bill Gates"); then the member with most mentions; then one whose spelling the group writes most
+    (305 single copies of "Warren Buffett" and two of "warren buffett" are "Warren Buffett"); then the
+    most informative name (longest normalised key, so "Sherlock Holmes" beats "Holmes"), then the
+    plainer spelling of it (shorter raw name, so "Sherlock Holmes" beats "Mr. Sherlock Holmes"), then
+    the smallest id."""
     support = name_support([cores.get(m, "") for m in members], [mentions.get(m, 1) for m in members])
     written: dict[str, int] = {}
     for m in members:
         written[names.get(m, "")] = written.get(names.get(m, ""), 0) + mentions.get(m, 1)
-    return min(members, key=lambda m: (m in new, -support[cores.get(m, "")], -written[names.get(m, "")],
-                                       -mentions.get(m, 1), -len(cores.get(m, "")), len(names.get(m, "")), m))
+    return min(members, key=lambda m: (m in new, -support[cores.get(m, "")], -mentions.get(m, 1),
+                                       -written[names.get(m, "")], -len(cores.get(m, "")), len(names.get(m, "")), m))
 
 
 MAX_NAMES_COMPARED = 50  # distinct names of a group whose short forms are credited to the names they shorten

@@ -205,6 +205,19 @@ def words_swapped(a: Sequence[str], b: Sequence[str]) -> bool:
 UNIFORM = TokenWeights()
 
 
+def head_added(a: Side, b: Side) -> bool:
+    """One common-noun phrase is the other with one more word at the end, its head: "Content management" /
+    "Content management systems" name an activity and a kind of software; a compound names another
+    thing than its modifier. Not persons, not proper names (every word capitalised: "Portland Maine"),
+    not words with digits (a product's "32GB"): those add qualifiers, not heads."""
+    short, long_ = (a, b) if len(a.tokens) < len(b.tokens) else (b, a)
+    if "PERSON" in (a.type, b.type) or len(short.tokens) < 2 or len(long_.tokens) != len(short.tokens) + 1:
+        return False
+    if long_.tokens[:-1] != short.tokens or not long_.tokens[-1].isalpha():
+        return False
+    return not (_capitalised(short.name) and _capitalised(long_.name))
+
+
 def titles_apart(a: Side, b: Side, weights: TokenWeights = UNIFORM) -> bool:
     """Two merged entities carry names that share words but each keeps words of its own (a name
     level of the ``overlap`` bands and :func:`words_swapped`), whatever their closest names say:

@@ -36,7 +36,8 @@ from kgres.resolve.score import training
 from kgres.resolve.score.constraints import conflict
 from kgres.resolve.score.levels import (ACRONYM, BANDS, LEGAL_SUFFIX, NONE, NULL, OVERLAP_20, OVERLAP_80, SAME_KEY,
                                         TYPO, UNIFORM, Comparison, PairFrame, TokenWeights, comparisons, name_of_level,
-                                        short_form_question, tf_values, titles_apart, vectors, words_swapped)
+                                        head_added, short_form_question, tf_values, titles_apart, vectors,
+                                        words_swapped)
 from kgres.resolve.score.memo import Compared, PairMemo
 from kgres.resolve.score.model import MatchModel, auto_threshold, expected_quality, train
 from kgres.resolve.score.names import same_name_tokens, shares_code
@@ -76,7 +77,8 @@ class Candidates:
     gamma: list[np.ndarray] = field(default_factory=list)
     tf: dict[tuple[int, int], str] = field(default_factory=dict)
     conflict: list[str | None] = field(default_factory=list)
-    swapped: list[bool] = field(default_factory=list)  # names that share words, each with its own (words_swapped)
+    # names that share words, each with its own (words_swapped), or a compound and its modifier (head_added)
+    swapped: list[bool] = field(default_factory=list)
     coded: list[bool] = field(default_factory=list)  # names that share a model code (shares_code)
     ego: list[float] = field(default_factory=list)
     neighbour: list[float] = field(default_factory=list)
@@ -250,7 +252,8 @@ def _compare(page: list[dict[str, Any]], sides: "_Sides", comps: list[Comparison
             not_same_as=r["not_same_as"], short_key=key, short_version=ambiguity.version(key) if key else None,
             gamma=gamma[i].tobytes(), tf=tuple((k, v) for k, v in enumerate(tf) if v is not None),
             conflict=conflict(x, y, r["not_same_as"], r["predicates"]),
-            swapped=(OVERLAP_80 <= level <= OVERLAP_20 and words_swapped(nx.tokens, ny.tokens))
+            swapped=(OVERLAP_80 <= level <= OVERLAP_20
+                     and (words_swapped(nx.tokens, ny.tokens) or head_added(nx, ny)))
             or titles_apart(x, y, tokens or UNIFORM),
             ego=r["ego"], neighbour=r["neighbour"], coded=shares_code(x, y)))
     return out
@@ -435,7 +438,8 @@ def weak_names(gamma: np.ndarray, comps: list[Comparison], rare: np.ndarray | No
       embed alike (cosine below 0.9);
     - names that share words but each has its own (``swapped``: "Quantum Royal Laboratory" /
       "Quantum Applied Laboratory"): companies, products and places named from a few common words
-      share context too (20k generated mentions: most false merges);
+      share context too (20k generated mentions: most false merges), or a common-noun compound and
+      its modifier (``head_added``: "Content management" / "Content management systems");
     - unless two rare dates or codes agree (``rare``: a register's record, named by a clerk who
       misspelt or replaced the name), or the names share a model code (``coded``: two shops' titles
       of one product, each with words of its own around "DMC-FX534");
