@@ -328,8 +328,7 @@ def cluster_rows(db: Database, rows: Iterable[dict[str, Any]], cfg: ClusterConfi
     bare "Holmes"), neither link nor veto. Cost: one sort of the auto pairs, and per pair a bounded check; no
     component is too large.
     """
-    from kgres.resolve.score.constraints import SYNONYM_PREDICATES, name_conflict
-    from kgres.resolve.score.names import predicate_key
+    from kgres.resolve.score.constraints import keeps_apart, name_conflict
     from kgres.resolve.score.sides import Side
 
     auto: list[tuple[float, str, str, str | None, str | None]] = []
@@ -351,7 +350,7 @@ def cluster_rows(db: Database, rows: Iterable[dict[str, Any]], cfg: ClusterConfi
         for r in db.read(sides_query, _plain=True, ids=batch):
             e = r["e"]
             sides[e["id"]] = Side.from_row(e)
-            blocked = set(r["apart"]) | {b for b, p in r["related"] if predicate_key(p) not in SYNONYM_PREDICATES}
+            blocked = set(r["apart"]) | {b for b, p in r["related"] if keeps_apart(p)}
             apart[e["id"]] = blocked
 
     parent: dict[str, str] = {i: i for i in ids}

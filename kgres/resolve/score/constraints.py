@@ -34,6 +34,11 @@ SYNONYM_PREDICATES = frozenset({"same_as", "alias_of", "also_known_as", "aka", "
                                 "becomes", "be_also", "be_call", "be_called", "be_know_as", "be_known_as"})
 
 
+def keeps_apart(predicate: str) -> bool:
+    """A relation by ``predicate`` between two entities is a cannot-link (not a synonym's)."""
+    return predicate_key(predicate) not in SYNONYM_PREDICATES
+
+
 @dataclass(frozen=True)
 class Constraint:
     """A named cannot-link test over two names: the reason they are two things, or None."""
@@ -253,7 +258,7 @@ def pair_conflict(not_same_as: bool, predicates_between: Sequence[str]) -> str |
     """The pair-level cannot-links: a recorded NOT_SAME_AS, a non-synonym relation between the two."""
     if not_same_as:
         return "recorded NOT_SAME_AS"
-    others = sorted({p for p in predicates_between if predicate_key(p) not in SYNONYM_PREDICATES})
+    others = sorted({p for p in predicates_between if keeps_apart(p)})
     if others:
         return f"related by {', '.join(others)}: merging would create a self-loop"
     return None
