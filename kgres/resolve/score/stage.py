@@ -293,8 +293,21 @@ def score_pairs(db: Database, run_id: str, pairs: dict[tuple[str, str], list[str
     """
     while db.query("resolve_rollback_candidates", run_id=run_id, limit=50_000)[0]["removed"]:
         pass
-    return _score(db, run_id, lambda: pair_pages(db, pairs, batch_size, structural=False), pairs, cfg, ambiguity, model,
+    page = read_page(len(pairs), batch_size)
+    return _score(db, run_id, lambda: pair_pages(db, pairs, page, structural=False), pairs, cfg, ambiguity, model,
                   batch_size, on_batch, memo)
+
+
+# A run of few pairs (an increment's few thousand) is read in about READ_PAGES pages of at least
+# MIN_READ_PAGE pairs, not one or two of ``batch_size``: the server reads a page's sides while Python
+# compares the page before (:func:`_completed`), instead of Python waiting on the whole read first.
+READ_PAGES = 8
+MIN_READ_PAGE = 250
+
+
+def read_page(pairs: int, batch_size: int) -> int:
+    """How many pairs a page of a score stage of ``pairs`` pairs holds (about; pages hold whole entities)."""
+    return max(MIN_READ_PAGE, min(batch_size, -(-pairs // READ_PAGES)))
 
 
 def _score(db: Database, run_id: str, source: Callable[[], Iterable[tuple[list[dict[str, Any]], "_Sides"]]],
