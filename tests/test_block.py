@@ -276,3 +276,39 @@ def test_lexical_pairs_with_spelt_out_words_are_those_lucene_finds_by_edit_dista
     assert set(spelt) == set(lucene)
     assert {(e("a"), e("b")), (e("a"), e("c")), (e("d"), e("e")), (e("g"), e("h"))} <= set(spelt)
     assert not any(e("i") in p for p in spelt)
+
+
+def test_an_increments_reads_on_threads_propose_what_they_propose_one_after_another(db, tmp_path, monkeypatch):
+    from kgres.resolve import block as block_module
+    recs = [{"kind": "mention", "id": i, "name": n, "type": t, **({"attributes": a} if a else {})} for i, n, t, a in [
+        ("a", "Sherlock Holmes", "PERSON", {"dob": "1854-01-06"}), ("b", "sherlock holmes", "PERSON", {}),
+        ("c", "S. Holmes", "PERSON", {"dob": "1854-01-06"}), ("d", "Baker Street", "GEO", {}),
+        ("e", "Baker St", "GEO", {}), ("f", "Lumix DMC-FX777 Camera", "PRODUCT", {}),
+        ("g", "DMCFX777 Digital Camera", "PRODUCT", {}), ("h", "British Broadcasting Corporation", "ORGANIZATION", {}),
+        ("i", "BBC", "ORGANIZATION", {})]]
+    recs += [{"kind": "triple", "subject": s, "predicate": "LIVES_AT", "object": o}
+             for s, o in [("a", "d"), ("c", "e")]]
+    ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "inc.jsonl", recs))
+    normalize(db)
+    cfg = BlockConfig(strategies=("exact", "acronym", "lexical", "structural", "attributes", "codes"))
+    focus = [e(i) for i in "acfi"]
+    monkeypatch.setattr(block_module, "READERS", 1)
+    one_by_one = propose(db, cfg, focus=focus, incremental=True)
+    monkeypatch.setattr(block_module, "READERS", 3)
+    threaded = propose(db, cfg, focus=focus, incremental=True)
+    assert dict(threaded) == dict(one_by_one)
+    assert set(threaded.by_strategy()) >= {"exact", "acronym", "attributes", "codes"}  # every kind of read ran
+
+
+def test_a_failed_read_of_an_increment_fails_its_blocking_with_the_databases_error(db, tmp_path, monkeypatch):
+    from kgres.errors import KgresError
+    _names(db, tmp_path, [("a", "Sherlock Holmes|PERSON"), ("b", "sherlock holmes|PERSON"), ("c", "S. Holmes|PERSON")])
+    real = db.read
+
+    def read(name, *a, **kw):  # the server fails the lexical read: a division by zero at run time
+        return real(name, "UNWIND $ids AS id RETURN id, [1 / 0] AS others", **kw) \
+            if name == "resolve_block_lexical" else real(name, *a, **kw)
+
+    monkeypatch.setattr(db, "read", read)
+    with pytest.raises(KgresError, match="resolve_block_lexical"):
+        propose(db, BlockConfig(strategies=("exact", "lexical", "acronym")), focus=[e("a")], incremental=True)

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal
 
 import numpy as np
@@ -147,19 +148,21 @@ def propose(db: Database, cfg: BlockConfig = BlockConfig(), on_batch: Callable[[
         reindex_names(db)
     if "exact" in cfg.strategies:
         db.script("resolve_block_exact_index", timeout_s=600)
+    reads: list[tuple[str, Callable[[], Iterable[tuple[str, str]]], int]] = []  # method, read, entities done
     if "structural" in cfg.strategies and walk_structural:
         for i in range(0, len(focus), cfg.batch_size):
-            out.add(_partners(db.read("resolve_block_structural_focus", _plain=True, ids=focus[i:i + cfg.batch_size],
-                                      k=cfg.k, cutoff=cfg.structural_cutoff, max_degree=HUB_DEGREE)), "structural")
+            reads.append(("structural", lambda ids=focus[i:i + cfg.batch_size]: _partners(db.read(
+                "resolve_block_structural_focus", _plain=True, ids=ids, k=cfg.k, cutoff=cfg.structural_cutoff,
+                max_degree=HUB_DEGREE)), 0))
     if ("structural" in cfg.strategies and not walk_structural) or "kmeans" in cfg.strategies:
         _graph_wide(db, out, cfg if not walk_structural else cfg.model_copy(update={"strategies": tuple(
             s for s in cfg.strategies if s != "structural")}), focus)
     if "kmeans" in cfg.strategies:
         _kmeans_pairs(db, out, cfg.k, focus)
     if "attributes" in cfg.strategies:
-        _attribute_pairs(db, out, cfg.k, cfg.max_value_share, focus)
+        reads.append(("attributes", lambda: _attribute_pairs(db, cfg.k, cfg.max_value_share, focus), 0))
     if "codes" in cfg.strategies:
-        _code_pairs(db, out, cfg.k, cfg.max_value_share, focus)
+        reads.append(("codes", lambda: _code_pairs(db, cfg.k, cfg.max_value_share, focus), 0))
     per_entity = [s for s in cfg.strategies if s in PER_ENTITY]
     exact_semantic = "semantic" in per_entity and not walk and db.count("Entity") <= cfg.semantic_exact_max
     if exact_semantic:
@@ -168,11 +171,13 @@ def propose(db: Database, cfg: BlockConfig = BlockConfig(), on_batch: Callable[[
         focus[i:i + cfg.batch_size] for i in range(0, len(focus), cfg.batch_size))
     spelt = (words or LexicalWords()) if "lexical" in per_entity and not walk else None
     for ids in pages:
-        expand = spelt.expand(db, ids) if spelt else {}
-        for strategy in per_entity:
-            out.add(_partners(db.read(f"resolve_block_{strategy}", _plain=True, ids=ids, k=cfg.k,
-                                      min_cosine=cfg.min_cosine, expand=expand)), strategy)
-        on_batch(len(ids))
+        for n, strategy in enumerate(per_entity):
+            reads.append((strategy, lambda ids=ids, strategy=strategy: _per_entity(db, cfg, strategy, ids, spelt),
+                          len(ids) if n == len(per_entity) - 1 else 0))
+    for method, pairs, done in _gathered(reads, READERS if walk else 1):
+        out.add(pairs, method)
+        if done:
+            on_batch(done)
     if exact_semantic:
         _semantic_pairs(db, out, cfg.k, cfg.min_cosine, focus, vectors or VectorCache())
     return out.ordered(cfg.strategies)
@@ -180,6 +185,32 @@ def propose(db: Database, cfg: BlockConfig = BlockConfig(), on_batch: Callable[[
 
 def _pairs(rows: list[dict[str, str]]) -> Iterator[tuple[str, str]]:
     return ((r["a"], r["b"]) for r in rows)
+
+
+# An increment's blocking reads (a few small queries, each independent of the others) run this many at
+# a time: the server answers two while Python waits on both, instead of each in turn.
+READERS = 3
+
+
+def _gathered(reads: list[tuple[str, Callable[[], Iterable[tuple[str, str]]], int]], workers: int
+              ) -> Iterator[tuple[str, list[tuple[str, str]], int]]:
+    """Each read's method, pairs and entities done, in the order of ``reads``: read one after another,
+    or (``workers`` > 1) up to ``workers`` at once on threads. The pairs are the same either way."""
+    if workers <= 1 or len(reads) <= 1:
+        for method, read, done in reads:
+            yield method, list(read()), done
+        return
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="kgres-block") as pool:
+        for (method, _, done), pairs in zip(reads, pool.map(lambda r: list(r[1]()), reads)):
+            yield method, pairs, done
+
+
+def _per_entity(db: Database, cfg: BlockConfig, strategy: str, ids: list[str],
+                spelt: "LexicalWords | None") -> Iterator[tuple[str, str]]:
+    """The pairs ``resolve_block_<strategy>`` proposes for the page of entities ``ids``."""
+    expand = spelt.expand(db, ids) if spelt is not None and strategy == "lexical" else {}
+    return _partners(db.read(f"resolve_block_{strategy}", _plain=True, ids=ids, k=cfg.k, min_cosine=cfg.min_cosine,
+                             expand=expand))
 
 
 def _partners(rows: list[dict[str, Any]]) -> Iterator[tuple[str, str]]:
@@ -314,7 +345,7 @@ def _nearest(sims: np.ndarray, rows: np.ndarray, k: int, floor: float) -> Iterat
     return zip(rows[r[keep]].tolist(), c[keep].tolist())
 
 
-def _attribute_pairs(db: Database, out: Proposals, k: int, max_share: int, focus: list[str] | None) -> None:
+def _attribute_pairs(db: Database, k: int, max_share: int, focus: list[str] | None) -> Iterable[tuple[str, str]]:
     """Pair each entity (of ``focus``, if given) with the ``k`` entities that share the most, and the
     rarest, attribute values with it (a date of birth, a postcode, an email, a phone number: each
     value scores log(N / entities carrying it)); values that more than ``max_share`` entities carry
@@ -325,7 +356,7 @@ def _attribute_pairs(db: Database, out: Proposals, k: int, max_share: int, focus
     if focus is not None and not any(
             db.read("resolve_block_attributes_focus", ids=focus[i:i + 5000])[0]["carrying"]
             for i in range(0, len(focus), 5000)):
-        return  # no entity of the focus has an attribute to share: no need to read the graph's
+        return ()  # no entity of the focus has an attribute to share: no need to read the graph's
     ids: list[str] = []
     postings: dict[str, list[int]] = {}
     for row in db.stream("resolve_block_attributes"):
@@ -334,10 +365,10 @@ def _attribute_pairs(db: Database, out: Proposals, k: int, max_share: int, focus
         for key, value in attributes_of(row["attributes"]):
             if folded := fold_value(value):
                 postings.setdefault(f"{key}={folded}", []).append(i)
-    out.add(_sharing(ids, postings, k, max_share, focus), "attributes")
+    return _sharing(ids, postings, k, max_share, focus)
 
 
-def _code_pairs(db: Database, out: Proposals, k: int, max_share: int, focus: list[str] | None) -> None:
+def _code_pairs(db: Database, k: int, max_share: int, focus: list[str] | None) -> Iterable[tuple[str, str]]:
     """Pair entities whose names carry one model code (:func:`~kgres.resolve.normalize.name_codes`
     spells "DMC-FX777" and "DMCFX777" ``dmcfx777``), the ``k`` sharing the most and rarest per
     entity, as :func:`_attribute_pairs` does with attribute values. Two shops' titles of one product
@@ -346,7 +377,7 @@ def _code_pairs(db: Database, out: Proposals, k: int, max_share: int, focus: lis
     if focus is not None and not any(
             db.read("resolve_block_codes_focus", ids=focus[i:i + 5000])[0]["carrying"]
             for i in range(0, len(focus), 5000)):
-        return  # no name of the focus carries a code: no need to read the graph's
+        return ()  # no name of the focus carries a code: no need to read the graph's
     ids: list[str] = []
     postings: dict[str, list[int]] = {}
     for row in db.stream("resolve_block_codes", _plain=True):
@@ -356,7 +387,7 @@ def _code_pairs(db: Database, out: Proposals, k: int, max_share: int, focus: lis
             ids.append(row["id"])
             for code in codes:
                 postings.setdefault(code, []).append(i)
-    out.add(_sharing(ids, postings, k, max_share, focus), "codes")
+    return _sharing(ids, postings, k, max_share, focus)
 
 
 def _sharing(ids: list[str], postings: dict[str, list[int]], k: int, max_share: int,
