@@ -3,7 +3,7 @@
 // makes (as resolve_merge_refresh writes it); link mentions to their Chunks.
 // A mention that already refers to an entity (resolved earlier) is left exactly as it is.
 // Params: $rows list<{id, key, name, type, description, chunk_ids, document_ids, span_start, span_end,
-//         attributes_json, inferred}>, $source string, $run_id string; $max_key int (the indexed norm_name
+//         attributes_json, block_values, inferred}>, $source string, $run_id string; $max_key int (the indexed norm_name
 //         is cut to it: a name of any length is kept, its index key bounded).
 UNWIND $rows AS row
 MERGE (m:Mention {id: row.id})
@@ -11,7 +11,8 @@ ON CREATE SET m.name = row.name, m.norm_name = left(kgres.text.normName(row.name
               m.description = row.description, m.source_system = $source, m.source_key = row.key,
               m.chunk_ids = row.chunk_ids, m.document_ids = row.document_ids,
               m.span_start = row.span_start, m.span_end = row.span_end,
-              m.attributes_json = row.attributes_json, m.inferred = row.inferred, m.ingest_run_id = $run_id
+              m.attributes_json = row.attributes_json, m.inferred = row.inferred, m.ingest_run_id = $run_id,
+              m.block_values = row.block_values
 FOREACH (_ IN CASE WHEN EXISTS { (m)-[:REFERS_TO]->() } THEN [] ELSE [1] END |
   MERGE (e:Entity {id: 'ent:' + m.id})
   ON CREATE SET e.name = m.name, e.norm_name = m.norm_name, e.type = m.type,

@@ -67,6 +67,8 @@ CREATE INDEX document_ingest_run IF NOT EXISTS FOR (d:Document) ON (d.ingest_run
 CREATE FULLTEXT INDEX entity_name IF NOT EXISTS FOR (e:Entity) ON EACH [e.name, e.aliases];
 CREATE FULLTEXT INDEX mention_name IF NOT EXISTS FOR (m:Mention) ON EACH [m.name];
 CREATE FULLTEXT INDEX chunk_text IF NOT EXISTS FOR (c:Chunk) ON EACH [c.text];
+CREATE FULLTEXT INDEX mention_block_values IF NOT EXISTS FOR (m:Mention) ON EACH [m.block_values]
+  OPTIONS {indexConfig: {`fulltext.analyzer`: 'keyword'}};
 CREATE VECTOR INDEX entity_embedding IF NOT EXISTS FOR (e:Entity) ON e.embedding
   OPTIONS {indexConfig: {`vector.dimensions`: $embedding_dimensions, `vector.similarity_function`: 'cosine'}};
 CREATE VECTOR INDEX mention_embedding IF NOT EXISTS FOR (m:Mention) ON m.embedding

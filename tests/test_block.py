@@ -312,3 +312,41 @@ def test_a_failed_read_of_an_increment_fails_its_blocking_with_the_databases_err
     monkeypatch.setattr(db, "read", read)
     with pytest.raises(KgresError, match="resolve_block_lexical"):
         propose(db, BlockConfig(strategies=("exact", "lexical", "acronym")), focus=[e("a")], incremental=True)
+
+
+def test_an_increments_attribute_and_code_pairs_from_the_index_are_those_a_pass_proposes_for_it(db, tmp_path):
+    recs = [{"kind": "mention", "id": i, "name": n, "type": "PERSON" if a else "PRODUCT",
+             **({"attributes": a} if a else {})} for i, n, a in [
+        ("a", "Jon Smith", {"dob": "1980-02-03", "postcode": "NW1 6XE", "sex": "m"}),
+        ("b", "John Smyth", {"dob": "03/02/1980", "postcode": "nw16xe", "sex": "m"}),
+        ("c", "J Smith", {"dob": "1980-02-03", "sex": "m"}),
+        ("d", "Mary Jones", {"dob": "1975-11-30", "sex": "f"}),
+        ("e", "M. Jones", {"dob": "1975-11-30", "postcode": "SW1A 1AA", "sex": "m"}),
+        ("f", "Lumix DMC-FX777 Camera", None), ("g", "Panasonic DMCFX777", None),
+        ("h", "Canon SD850IS", None), ("i", "Kodak Easyshare", None)]]
+    path = write_jsonl(tmp_path / "values.jsonl", recs)
+    ingest.ingest(db, "jsonl", path)
+    normalize(db)
+    stored = {r["id"]: r["values"] for r in db.run("MATCH (m:Mention) RETURN m.id AS id, m.block_values AS values")}
+    assert stored["jsonl:b"] == ["a:dob=19800203", "a:postcode=nw16xe", "a:sex=m"]
+    assert stored["jsonl:f"] == ["c:dmcfx777"] and stored["jsonl:i"] == []
+    cfg = BlockConfig(strategies=("attributes", "codes"), max_value_share=3)
+    focus = [e(i) for i in "bdfh"]
+    indexed = propose(db, cfg, focus=focus, incremental=True)
+    read_whole = propose(db, cfg, focus=focus, incremental=False)
+    assert dict(indexed) == dict(read_whole)
+    # "sex=m" (4 entities) is more than max_value_share carry: it pairs nothing, the dates and postcodes do
+    assert set(indexed) == {(e("a"), e("b")), (e("b"), e("c")), (e("d"), e("e")), (e("f"), e("g"))}
+
+
+def test_mentions_imported_without_blocking_values_get_them_filled(db, tmp_path):
+    from kgres.resolve.block import fill_mention_values
+    recs = [{"kind": "mention", "id": "a", "name": "Canon SD850IS", "attributes": {"price": "$199.00"}},
+            {"kind": "mention", "id": "b", "name": "Sherlock Holmes"}]
+    ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "old.jsonl", recs))
+    written = {r["id"]: r["v"] for r in db.run("MATCH (m:Mention) RETURN m.id AS id, m.block_values AS v")}
+    db.run("MATCH (m:Mention) REMOVE m.block_values")  # as an import by an earlier kgres left them
+    assert fill_mention_values(db, page=1) == 2
+    assert {r["id"]: r["v"] for r in db.run("MATCH (m:Mention) RETURN m.id AS id, m.block_values AS v")} == written
+    assert written == {"jsonl:a": ["a:price=19900", "c:sd850is"], "jsonl:b": []}
+    assert fill_mention_values(db) == 0

@@ -222,7 +222,8 @@ def test_the_holder_table_read_key_by_key_answers_as_the_whole_table(db, tmp_pat
 
 def test_an_increment_keys_the_new_entities_only_unless_the_graph_s_keys_are_stale(db, tmp_path):
     """The table read key by key finds holders by the keys normalize writes: an increment after an
-    upgrade of the key rules (or a change of strip_legal_suffixes) keys every entity first."""
+    upgrade of the key rules (or a change of strip_legal_suffixes) keys every entity first, and gives
+    the mentions an older kgres imported their blocking values (attribute and code blocking read them)."""
     from kgres.resolve.normalize import keys_version
 
     stale = "MATCH (e:Entity) WHERE e.key_stamp IS NULL OR NOT e.key_stamp ENDS WITH $v RETURN count(e) AS n"
@@ -230,14 +231,18 @@ def test_an_increment_keys_the_new_entities_only_unless_the_graph_s_keys_are_sta
     ingest.ingest(db, "jsonl", fixture(tmp_path))
     resolve(db)
     db.run(old_keys)
+    unvalued = "MATCH (m:Mention) WHERE m.block_values IS NULL RETURN count(m) AS n"
+    db.run("MATCH (m:Mention) REMOVE m.block_values")  # an older kgres imported them without
     ingest.ingest(db, "jsonl", new_mentions(tmp_path, ("n1", "Mr. Sherlock Holmes", "PERSON")))
     assert resolve(db).incremental
     assert db.run(stale, v=keys_version(False))[0]["n"] > 0  # the last resolve's keys were current
+    assert db.run(unvalued)[0]["n"] > 0
     db.run("MATCH (r:ResolutionRun) SET r.keys = '0v1'")  # as a resolve of an older kgres left them
     ingest.ingest(db, "jsonl", new_mentions(tmp_path, ("n2", "Holmes", "PERSON")))
     inc = resolve(db)
     assert inc.incremental
     assert db.run(stale, v=keys_version(False))[0]["n"] == 0
+    assert db.run(unvalued)[0]["n"] == 0
     assert db.run("MATCH (e:Entity) WHERE e.key_core = 'mycroft holmes' RETURN e.key_last AS w")[0]["w"] == "holmes"
     assert db.run("MATCH (r:ResolutionRun {id: $id}) RETURN r.keys AS k", id=inc.run_id)[0]["k"] == keys_version(False)
 

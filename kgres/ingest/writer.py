@@ -118,11 +118,14 @@ class _Namespace:
                 "document_key": r.get("document_key"), "index": r.get("index"), "text": r.get("text")}
 
     def mention(self, r: dict[str, Any]) -> dict[str, Any]:
+        from kgres.resolve.block import mention_values  # kgres.resolve imports the importers
+
+        attributes = _attributes_json(r["attributes"])
         return {"id": self.id(r["key"]), "key": r["key"], "name": r["name"], "type": r.get("type"),
                 "description": r.get("description"), "chunk_ids": [self.id(k) for k in r["chunk_keys"]],
                 "document_ids": [self.id(k) for k in r["document_keys"]], "span_start": r.get("span_start"),
                 "span_end": r.get("span_end"), "inferred": r["inferred"],
-                "attributes_json": _attributes_json(r["attributes"])}
+                "attributes_json": attributes, "block_values": mention_values(r["name"], attributes)}
 
     def triple(self, r: dict[str, Any]) -> dict[str, Any]:
         return {"id": self.id(r["key"]), "key": r["key"], "subject_id": self.id(r["subject_key"]),

@@ -160,9 +160,9 @@ def propose(db: Database, cfg: BlockConfig = BlockConfig(), on_batch: Callable[[
     if "kmeans" in cfg.strategies:
         _kmeans_pairs(db, out, cfg.k, focus)
     if "attributes" in cfg.strategies:
-        reads.append(("attributes", lambda: _attribute_pairs(db, cfg.k, cfg.max_value_share, focus), 0))
+        reads.append(("attributes", lambda: _attribute_pairs(db, cfg.k, cfg.max_value_share, focus, walk), 0))
     if "codes" in cfg.strategies:
-        reads.append(("codes", lambda: _code_pairs(db, cfg.k, cfg.max_value_share, focus), 0))
+        reads.append(("codes", lambda: _code_pairs(db, cfg.k, cfg.max_value_share, focus, walk), 0))
     per_entity = [s for s in cfg.strategies if s in PER_ENTITY]
     exact_semantic = "semantic" in per_entity and not walk and db.count("Entity") <= cfg.semantic_exact_max
     if exact_semantic:
@@ -345,44 +345,51 @@ def _nearest(sims: np.ndarray, rows: np.ndarray, k: int, floor: float) -> Iterat
     return zip(rows[r[keep]].tolist(), c[keep].tolist())
 
 
-def _attribute_pairs(db: Database, k: int, max_share: int, focus: list[str] | None) -> Iterable[tuple[str, str]]:
+def _attribute_pairs(db: Database, k: int, max_share: int, focus: list[str] | None,
+                     indexed: bool = False) -> Iterable[tuple[str, str]]:
     """Pair each entity (of ``focus``, if given) with the ``k`` entities that share the most, and the
     rarest, attribute values with it (a date of birth, a postcode, an email, a phone number: each
     value scores log(N / entities carrying it)); values that more than ``max_share`` entities carry
-    are skipped. Records with a misspelt name are found by what else they share."""
-    from kgres.resolve.score.identifiers import attributes_of
-    from kgres.resolve.score.sides import fold_value
-
-    if focus is not None and not any(
-            db.read("resolve_block_attributes_focus", ids=focus[i:i + 5000])[0]["carrying"]
-            for i in range(0, len(focus), 5000)):
-        return ()  # no entity of the focus has an attribute to share: no need to read the graph's
+    block nothing. ``indexed`` (an increment): the carriers of the focus's values come from the
+    mention_block_values index, not from reading every entity's attributes (:func:`_indexed_sharing`)."""
+    if focus is not None and indexed:
+        values = {r["id"]: {f"a:{v}" for v in _attribute_values(r["attributes"])}
+                  for i in range(0, len(focus), 5000)
+                  for r in db.read("resolve_block_attributes_of", ids=focus[i:i + 5000])}
+        return _indexed_sharing(db, values, k, max_share)
     ids: list[str] = []
     postings: dict[str, list[int]] = {}
     for row in db.stream("resolve_block_attributes"):
         i = len(ids)
         ids.append(row["id"])
-        for key, value in attributes_of(row["attributes"]):
-            if folded := fold_value(value):
-                postings.setdefault(f"{key}={folded}", []).append(i)
+        for value in _attribute_values(row["attributes"]):
+            postings.setdefault(value, []).append(i)
     return _sharing(ids, postings, k, max_share, focus)
 
 
-def _code_pairs(db: Database, k: int, max_share: int, focus: list[str] | None) -> Iterable[tuple[str, str]]:
+def _attribute_values(attributes_json: Sequence[str]) -> set[str]:
+    """The attribute values of mentions' ``attributes_json`` as blocking compares them: ``key=folded``."""
+    from kgres.resolve.score.identifiers import attributes_of
+    from kgres.resolve.score.sides import fold_value
+
+    return {f"{key}={folded}" for key, value in attributes_of(attributes_json) if (folded := fold_value(value))}
+
+
+def _code_pairs(db: Database, k: int, max_share: int, focus: list[str] | None,
+                indexed: bool = False) -> Iterable[tuple[str, str]]:
     """Pair entities whose names carry one model code (:func:`~kgres.resolve.normalize.name_codes`
     spells "DMC-FX777" and "DMCFX777" ``dmcfx777``), the ``k`` sharing the most and rarest per
-    entity, as :func:`_attribute_pairs` does with attribute values. Two shops' titles of one product
-    share little else a query could ask for: each adds words of its own, and its family's other
-    products embed as close as it does."""
-    if focus is not None and not any(
-            db.read("resolve_block_codes_focus", ids=focus[i:i + 5000])[0]["carrying"]
-            for i in range(0, len(focus), 5000)):
-        return ()  # no name of the focus carries a code: no need to read the graph's
+    entity, as :func:`_attribute_pairs` does with attribute values (``indexed`` too). Two shops'
+    titles of one product share little else a query could ask for: each adds words of its own, and
+    its family's other products embed as close as it does."""
+    if focus is not None and indexed:
+        values = {r["id"]: {f"c:{c}" for c in _codes(r["name"], r["aliases"])}
+                  for i in range(0, len(focus), 5000) for r in db.read("resolve_block_codes_of", ids=focus[i:i + 5000])}
+        return _indexed_sharing(db, values, k, max_share)
     ids: list[str] = []
     postings: dict[str, list[int]] = {}
     for row in db.stream("resolve_block_codes", _plain=True):
-        codes = sorted(set().union(*(name_codes(n) for n in [row["name"], *(row["aliases"] or [])])))
-        if codes:
+        if codes := _codes(row["name"], row["aliases"]):
             i = len(ids)
             ids.append(row["id"])
             for code in codes:
@@ -390,14 +397,64 @@ def _code_pairs(db: Database, k: int, max_share: int, focus: list[str] | None) -
     return _sharing(ids, postings, k, max_share, focus)
 
 
+def _codes(name: str, aliases: list[str] | None) -> list[str]:
+    """The model codes an entity's name and aliases carry, sorted."""
+    return sorted(set().union(*(name_codes(n) for n in [name, *(aliases or [])])))
+
+
+def mention_values(name: str, attributes_json: str | None) -> list[str]:
+    """What a mention carries for attribute and code blocking, as the mention_block_values index holds
+    it: each attribute value as ``a:key=folded`` and each model code of its name as ``c:code``
+    (the values :func:`_attribute_pairs` and :func:`_code_pairs` compare an entity's mentions by)."""
+    attributes = _attribute_values([attributes_json]) if attributes_json else set()
+    return sorted(f"a:{v}" for v in attributes) + sorted(f"c:{c}" for c in name_codes(name))
+
+
+def fill_mention_values(db: Database, page: int = 5000) -> int:
+    """Write :func:`mention_values` on every mention imported before kgres wrote them at import;
+    return how many. An increment's attribute and code blocking read them from an index."""
+    filled, after = 0, ""
+    while rows := db.read("resolve_block_values_missing", after=after, limit=page)[0]["page"]:
+        db.write("resolve_block_values_write", rows=[
+            {"id": r["id"], "values": mention_values(r["name"], r["attributes_json"])} for r in rows])
+        filled += len(rows)
+        after = rows[-1]["id"]
+    return filled
+
+
+def _indexed_sharing(db: Database, values: dict[str, set[str]], k: int, max_share: int) -> set[tuple[str, str]]:
+    """:func:`_sharing` for the entities of ``values`` (entity id -> the blocking values it carries, as
+    :func:`mention_values` spells them), with each value's carriers from the mention_block_values
+    index (at most ``max_share`` + 1: one more blocks nothing) instead of every entity's values, and
+    N the graph's entities (a whole pass counts those carrying values of the kind: the increment's
+    ranking of a focus entity's partners can differ where they share different numbers of values)."""
+    wanted = sorted(set().union(*values.values())) if values else []
+    carriers: dict[str, list[str]] = {}
+    for i in range(0, len(wanted), 1000):
+        queries = [{"value": v, "query": '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'}
+                   for v in wanted[i:i + 1000]]
+        for r in db.read("resolve_block_value_carriers", _plain=True, values=queries, limit=max_share + 1,
+                           timeout_s=300):
+            carriers[r["value"]] = r["ids"]
+    for entity, carried in values.items():  # an entity carries its own values, indexed or not
+        for v in carried:
+            if len(carriers.setdefault(v, [])) <= max_share and entity not in carriers[v]:
+                carriers[v].append(entity)
+    ids = sorted({e for es in carriers.values() for e in es})
+    index = {e: i for i, e in enumerate(ids)}
+    postings = {v: sorted(index[e] for e in es) for v, es in carriers.items()}
+    return _sharing(ids, postings, k, max_share, sorted(values), total=db.count("Entity"))
+
+
 def _sharing(ids: list[str], postings: dict[str, list[int]], k: int, max_share: int,
-             focus: list[str] | None) -> set[tuple[str, str]]:
+             focus: list[str] | None, total: int | None = None) -> set[tuple[str, str]]:
     """Each entity of ``ids`` (of ``focus``, if given) paired with the ``k`` entities that share the
     most and rarest values with it (``postings``: value -> the indexes in ``ids`` of the entities
-    carrying it); a value scores log(N / its carriers), one more than ``max_share`` carry nothing."""
-    n = len(ids)
-    if n < 2:
+    carrying it); a value scores log(N / its carriers), N ``total`` or (default) all of ``ids``; one
+    more than ``max_share`` carry nothing."""
+    if len(ids) < 2:
         return set()
+    n = max(total or 0, len(ids))
     values_of: dict[int, list[tuple[float, list[int]]]] = {}
     for members in postings.values():
         if 2 <= len(members) <= max_share:

@@ -310,8 +310,9 @@ def _stamp(name: str, type_: str | None, strip_legal: bool) -> str:
     return f"{name}|{type_ if type_ is not None else ''}|{keys_version(strip_legal)}"
 
 
-KEY_VERSION = "v13"  # v10: key_first and key_last; v11: key_numbers as number_facts, "8.0" folded to "8";
-# v12: key_first and key_last of untyped names too; v13: an untyped name's key_first in the singular
+KEY_VERSION = "v14"  # v10: key_first and key_last; v11: key_numbers as number_facts, "8.0" folded to "8";
+# v12: key_first and key_last of untyped names too; v13: an untyped name's key_first in the singular;
+# v14: mentions carry block_values (an increment after an upgrade re-keys, and fills them, first)
 
 
 def _search(tokens: tuple[str, ...], plural_last: bool = False) -> str:

@@ -24,7 +24,7 @@ from kgres.errors import KgresError
 from kgres.ingest.rollback import refuse_unfinished
 from kgres.resolve import baselines
 from kgres.resolve.baselines import BaselineConfig
-from kgres.resolve.block import BlockConfig, LexicalWords, VectorCache, block, propose
+from kgres.resolve.block import BlockConfig, LexicalWords, VectorCache, block, fill_mention_values, propose
 from kgres.resolve.cluster import UNKNOWN_NAMES, ClusterConfig, Group, cluster, cluster_rows
 from kgres.resolve.collapse import collapse
 from kgres.resolve.embed import EmbedConfig, embed, reindex
@@ -270,10 +270,16 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
     # copies leaves as it was), with the increment's names keyed first (unkeyed, a new "Jane Smith"
     # was no holder of "J. Smith"). At 100k mentions the whole table took 0.2-0.45 s a read.
     holders, keyed = None, 0.0
+    if cfg.strategy in ENGINES and (focus is None or rekey):
+        # mentions imported before kgres wrote their blocking values get them (an increment reads them
+        # from an index; a graph resolved whole since, or re-keyed by an increment, has them all)
+        t = time.perf_counter()
+        fill_mention_values(db)
+        keyed = time.perf_counter() - t
     if incremental and cfg.strategy in ENGINES:
         t = time.perf_counter()
         normalize(db, strip_legal=cfg.strip_legal_suffixes, ids=None if rekey else focus)
-        keyed = time.perf_counter() - t
+        keyed += time.perf_counter() - t
         holders = load_ambiguity(db, lazy=True)
     vectors, words = VectorCache(), LexicalWords()
     memo = PairMemo()  # the pairs the passes compared, reused where nothing they read has changed
