@@ -3,8 +3,9 @@
 // makes (as resolve_merge_refresh writes it); link mentions to their Chunks.
 // A mention that already refers to an entity (resolved earlier) is left exactly as it is.
 // Params: $rows list<{id, key, name, type, description, chunk_ids, document_ids, span_start, span_end,
-//         attributes_json, block_values, inferred}>, $source string, $run_id string; $max_key int (the indexed norm_name
-//         is cut to it: a name of any length is kept, its index key bounded).
+//         attributes_json, block_values, inferred}> (block_values: kgres.resolve.block.mention_values),
+//         $source string, $run_id string; $max_key int (the indexed norm_name is cut to it: a name of any
+//         length is kept, its index key bounded).
 UNWIND $rows AS row
 MERGE (m:Mention {id: row.id})
 ON CREATE SET m.name = row.name, m.norm_name = left(kgres.text.normName(row.name), $max_key), m.type = row.type,
