@@ -350,3 +350,20 @@ def test_mentions_imported_without_blocking_values_get_them_filled(db, tmp_path)
     assert {r["id"]: r["v"] for r in db.run("MATCH (m:Mention) RETURN m.id AS id, m.block_values AS v")} == written
     assert written == {"jsonl:a": ["a:price=19900", "c:sd850is"], "jsonl:b": []}
     assert fill_mention_values(db) == 0
+
+
+def test_holder_pairs_join_a_short_form_to_the_names_it_can_stand_for_however_many_share_its_words(db, tmp_path):
+    """Twelve other Conways outrank "Jane Conway" for lexical and semantic blocking at k = 3; the holders
+    strategy still pairs "J. Conway" and "Conway" with her, never with a name of another type or initial
+    (or "J. Conway" with "Conway"); untyped single words are left to the other strategies."""
+    others = [(f"o{i}", f"{g} Conway|PERSON") for i, g in enumerate(
+        ["Aaron", "Bea", "Carl", "Dora", "Emil", "Fay", "Gus", "Hana", "Ivo", "Kai", "Lea", "Max"])]
+    _names(db, tmp_path, [("a", "Jane Conway|PERSON"), ("b", "J. Conway|PERSON"), ("c", "Conway|PERSON"),
+                          ("d", "Conway|ORGANIZATION"), ("g", "Gates"), ("h", "Bill Gates"), *others])
+    db.run("MATCH (e:Entity {id: $id}) SET e.mention_count = 3", id=e("a"))  # as merged copies leave it
+    pairs = set(propose(db, BlockConfig(strategies=("holders",), k=3)))
+    assert {(e("a"), e("b")), (e("a"), e("c"))} <= pairs
+    assert (e("b"), e("c")) not in pairs and not any({e("d"), e("g")} & set(p) for p in pairs)
+    assert not any(tuple(sorted((e("b"), e(o)))) in pairs for o, _ in others)  # J. is none of theirs
+    assert sum(e("c") in p for p in pairs) == 3  # the k most mentioned holders: Jane Conway first
+    assert sum(e("a") in p for p in pairs) == 2
