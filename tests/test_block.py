@@ -367,3 +367,18 @@ def test_holder_pairs_join_a_short_form_to_the_names_it_can_stand_for_however_ma
     assert not any(tuple(sorted((e("b"), e(o)))) in pairs for o, _ in others)  # J. is none of theirs
     assert sum(e("c") in p for p in pairs) == 3  # the k most mentioned holders: Jane Conway first
     assert sum(e("a") in p for p in pairs) == 2
+
+
+def test_an_increment_finds_values_whose_keys_lucene_would_parse(db, tmp_path):
+    """Attribute keys are free text: quotes, backslashes, colons and Lucene operators reach the index
+    lookup as one quoted term, not as query syntax."""
+    key = 'he said "no" \\ AND: (x)*'
+    recs = [{"kind": "mention", "id": i, "name": n, "type": "PERSON", "attributes": {key: "A-17"}}
+            for i, n in (("a", "Ann Lee"), ("b", "Anne Leigh"))]
+    recs.append({"kind": "mention", "id": "c", "name": "Bo Chan", "type": "PERSON", "attributes": {key: "b-18"}})
+    ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "keys.jsonl", recs))
+    normalize(db)
+    cfg = BlockConfig(strategies=("attributes",))
+    assert set(propose(db, cfg, focus=[e("a")], incremental=True)) == {(e("a"), e("b"))}
+    assert dict(propose(db, cfg, focus=[e("a"), e("c")], incremental=True)) == \
+        dict(propose(db, cfg, focus=[e("a"), e("c")], incremental=False))
