@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from kgres import ingest
-from kgres.resolve.embed import EmbedConfig, embed, embed_text
+from kgres.resolve import embed as embed_module
+from kgres.resolve.embed import EmbedConfig, embed, embed_text, encode_ahead
 from kgres.errors import ConfigError, KgresError
 from tests.openai_server import OpenAIServer
 from tests.graphs import write_jsonl
@@ -168,3 +169,40 @@ def test_a_model_preloaded_in_the_background_fails_where_it_is_needed_and_loads_
         local_model("no-such-model-anywhere", "cpu")
     preload(DEFAULT_MODEL, "cpu")
     assert local_model(DEFAULT_MODEL, "cpu") is local_model(DEFAULT_MODEL, "cpu")
+
+
+def test_texts_encoded_ahead_are_taken_and_only_what_changed_since_is_encoded(graph, monkeypatch):
+    """encode_ahead() encodes the stale texts in a thread; embed() then writes those vectors, the
+    ones a plain embed() writes, and encodes only a text that changed after the encoding began."""
+    cfg = EmbedConfig(fastrp=False)
+    ahead = encode_ahead(graph, cfg)
+    assert sorted(ahead.take()) == sorted([
+        "Sherlock Holmes (person): A consulting detective.", "Baker Street (geo)", "Dr. Watson (person)",
+        "a violin (object)"])
+    graph.run("MATCH (e:Entity {id: 'ent:jsonl:c'}) SET e.description = 'A doctor.'")
+    real, encoded = embed_module.load_encoder, []
+
+    def counting(c):
+        encoder, dims = real(c)
+        return (lambda texts: (encoded.extend(texts), encoder(texts))[1]), dims
+
+    monkeypatch.setattr(embed_module, "load_encoder", counting)
+    assert embed(graph, cfg, ahead=ahead).embedded == 4
+    assert encoded == ["Dr. Watson (person): A doctor."]                   # the others came from ahead
+    taken = vectors(graph, "embedding")
+    graph.run("MATCH (e:Entity) REMOVE e.embedding_key")
+    embed(graph, cfg)
+    for k, v in vectors(graph, "embedding").items():
+        assert taken[k] == pytest.approx(v, abs=1e-5), k
+    assert encode_ahead(graph, cfg) is None                               # nothing stale: nothing to do
+
+
+def test_encoding_ahead_is_not_for_endpoints_and_a_model_that_fails_fails_in_embed(graph):
+    with OpenAIServer() as server:
+        assert encode_ahead(graph, EmbedConfig(endpoint=server.base_url, model="m")) is None
+        assert server.requests == []
+    broken = EmbedConfig(model="no-such-model-anywhere", fastrp=False)
+    ahead = encode_ahead(graph, broken)
+    assert ahead.take() == {}
+    with pytest.raises(ConfigError, match="cannot load embedding model 'no-such-model-anywhere' offline"):
+        embed(graph, broken, ahead=ahead)

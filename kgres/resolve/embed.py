@@ -18,8 +18,10 @@ Structure, computed in GDS on the entity graph (``RELATED``, undirected), seeded
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Callable, Iterator
 
+import numpy as np
 from pydantic import BaseModel, Field
 
 from kgres.db import Database
@@ -58,14 +60,58 @@ def embed_text(name: str, type_: str | None, description: str | None, descriptio
     return text
 
 
+class Ahead:
+    """Texts encoded in a background thread (:func:`encode_ahead`) while the caller waits on Neo4j."""
+
+    def __init__(self, cfg: EmbedConfig, texts: list[str]):
+        self._cfg, self._texts, self._vectors = cfg, texts, {}
+        self._thread = threading.Thread(target=self._run, name="kgres-encode-ahead", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            encoder, _ = load_encoder(self._cfg)
+            for start in range(0, len(self._texts), self._cfg.batch_size):
+                batch = self._texts[start:start + self._cfg.batch_size]
+                # float32 rows: a list of Python floats costs 20 times the memory
+                self._vectors.update((t, np.asarray(v, dtype=np.float32)) for t, v in zip(batch, encoder(batch)))
+        except Exception:  # noqa: BLE001 - embed() loads and encodes again, and raises there
+            pass
+
+    def take(self) -> dict[str, np.ndarray]:
+        """The vectors by text, once the thread is done (what it encoded before any failure)."""
+        self._thread.join()
+        return self._vectors
+
+
+def encode_ahead(db: Database, cfg: EmbedConfig, ids: list[str] | None = None, limit: int = 50_000) -> Ahead | None:
+    """Start encoding, in the background, the distinct texts of the entities (every one, or those of
+    ``ids``) whose embedding is stale, at most ``limit`` of them, so that the model's work (compute
+    bound, ~650 short names a second on two cores) overlaps a stage that waits on Neo4j (the collapse
+    of identical-name copies, which keeps the names it merges). None where there is nothing to encode,
+    or the encoder is an endpoint (a failing one would be waited on twice). :func:`embed` takes it."""
+    if cfg.endpoint or not cfg.enabled:
+        return None
+    texts: set[str] = set()
+    for page in _pages(db, cfg.page_size, ids):
+        for r in page:
+            text = embed_text(r["name"] or "", r["type"], r["description"], cfg.description_chars)
+            if r["embedding_key"] != _key(cfg, text):
+                texts.add(text)
+        if len(texts) >= limit:
+            break
+    return Ahead(cfg, sorted(texts)[:limit]) if texts else None
+
+
 def embed(db: Database, cfg: EmbedConfig = EmbedConfig(), fastrp_dimensions: int = 128,
-          on_batch: Callable[[int], None] = lambda n: None, ids: list[str] | None = None) -> EmbedStats:
+          on_batch: Callable[[int], None] = lambda n: None, ids: list[str] | None = None,
+          ahead: Ahead | None = None) -> EmbedStats:
     """Embed every entity whose text or model changed, then recompute the FastRP embeddings.
 
     ``ids`` (an incremental resolve, or a pass re-examining what the last one merged): look only at
     these entities, and recompute only the context embeddings that they change (theirs and their
     neighbours', :func:`context_around`); the topology-only ``fastrp`` of the rest of the graph is
-    left as the last whole run wrote it.
+    left as the last whole run wrote it. ``ahead``: texts already encoded (:func:`encode_ahead`).
 
     Raises:
         ConfigError: the model cannot be loaded, or its dimension differs from the vector index.
@@ -73,6 +119,7 @@ def embed(db: Database, cfg: EmbedConfig = EmbedConfig(), fastrp_dimensions: int
     """
     encoder, dimensions = load_encoder(cfg)
     _check_index(db, dimensions, cfg.model)
+    known = ahead.take() if ahead is not None else {}
     total = embedded = 0
     for page in _pages(db, cfg.page_size, ids):
         total += len(page)
@@ -84,8 +131,8 @@ def embed(db: Database, cfg: EmbedConfig = EmbedConfig(), fastrp_dimensions: int
                 stale.append((r["id"], text, key))
         # Extracted graphs repeat names (one entity per mention before resolution): encode each
         # distinct text of the page once.
-        texts = sorted({t for _, t, _ in stale})
-        by_text: dict[str, list[float]] = {}
+        by_text = {t: known[t].tolist() for _, t, _ in stale if t in known}
+        texts = sorted({t for _, t, _ in stale if t not in by_text})
         for start in range(0, len(texts), cfg.batch_size):
             batch = texts[start:start + cfg.batch_size]
             by_text.update(zip(batch, encoder(batch)))

@@ -27,7 +27,7 @@ from kgres.resolve.baselines import BaselineConfig
 from kgres.resolve.block import BlockConfig, LexicalWords, VectorCache, block, fill_mention_values, propose
 from kgres.resolve.cluster import UNKNOWN_NAMES, ClusterConfig, Group, cluster, cluster_rows
 from kgres.resolve.collapse import collapse
-from kgres.resolve.embed import EmbedConfig, embed, reindex
+from kgres.resolve.embed import Ahead, EmbedConfig, embed, encode_ahead, reindex
 from kgres.resolve.merge import apply_groups, finish_decisions, link_groups, refresh, resume_plan
 from kgres.resolve.ambiguity import Ambiguity
 from kgres.resolve.normalize import keys_version, normalize
@@ -260,6 +260,9 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
     # copy collapsed into "Sherlock Holmes" may move on with it to "Mr. Sherlock Holmes", and each
     # move must be undoable by its own run.
     collapse_run = cfg.strategy in ENGINES and cfg.collapse and cfg.mode != "synonym"
+    # The texts the first scored pass embeds are encoded while the passes before it wait on Neo4j
+    # (CESI-ambiguous: ~5k names, 7 s of the model, beside 7 s of normalize and collapse).
+    ahead = encode_ahead(db, cfg.embed, ids=focus) if first == 1 and collapse_run and _needs_embeddings(cfg) else None
     # Every scored pass weighs evidence with one model: the first trains it (or picks a pinned one),
     # later ones, which see merged neighbours, reuse it. A resumed later pass finds it on the run.
     if model is None and cfg.strategy == "default" and first > 1 + collapse_run:
@@ -292,8 +295,9 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
             db, cfg, pass_id, parent=None if n == 1 else base, focus=focus,
             on_step=lambda m, n=n: on_step(f"pass {n}: {m}"), fastrp_dimensions=fastrp_dimensions,
             only_collapse=only_collapse, model=model, incremental=incremental, ambiguity=holders, vectors=vectors,
-            words=words, memo=memo, carried=carried)
+            words=words, memo=memo, carried=carried, ahead=None if only_collapse else ahead)
         carried = None
+        ahead = ahead if only_collapse else None
         passes.append(stats)
         memo.forget(set(moved) - set(focus))
         if only_collapse:
@@ -383,7 +387,7 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
               model: MatchModel | None = None, incremental: bool = False,
               ambiguity: Ambiguity | None = None,
               vectors: VectorCache | None = None, memo: PairMemo | None = None, words: LexicalWords | None = None,
-              carried: list[tuple[str, str]] | None = None
+              carried: list[tuple[str, str]] | None = None, ahead: Ahead | None = None
               ) -> tuple[ResolveStats, tuple[list[str], list[str]], MatchModel | None]:
     """One pass of the configured strategy, or (``only_collapse``) the run that merges identical-name
     copies; returns its stats, the canonical ids it merged into with every id of its groups
@@ -392,7 +396,8 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
     ``ambiguity``: the short-form holder table to use (default: read now). ``vectors``: the
     embeddings the passes share for semantic blocking (:class:`VectorCache`), ``words`` the graph's
     words for lexical blocking (:class:`LexicalWords`). ``memo``: the pairs earlier passes compared
-    (:class:`PairMemo`). ``carried``: pairs scored besides the focus's (:func:`~kgres.resolve.block.propose`)."""
+    (:class:`PairMemo`). ``carried``: pairs scored besides the focus's (:func:`~kgres.resolve.block.propose`).
+    ``ahead``: entity texts encoded while earlier work ran (:func:`~kgres.resolve.embed.encode_ahead`)."""
     runs.start(db, run_id, cfg.model_dump_json(), cfg.strategy, parent=parent, focus=focus, incremental=incremental,
                keys=keys_version(cfg.strip_legal_suffixes), carried=carried)
     carried = carried or []
@@ -443,7 +448,7 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
         around = incremental or (focus is not None and cfg.strategy == "default"
                                  and len(focus) <= AROUND_SHARE * before)
         timed("embed", lambda: embed(db, cfg.embed, fastrp_dimensions=fastrp_dimensions,
-                                     ids=focus if around else None))
+                                     ids=focus if around else None, ahead=ahead))
     pairs, by_strategy, bands, oversized, links = 0, {}, {}, 0, 0
     scored = {}
     if cfg.strategy in ENGINES:
