@@ -107,6 +107,31 @@ def test_semantic_pairs_k_nearest_ties_by_id_exact_or_by_the_index(db, tmp_path,
     assert _pairs(db, "focus", "semantic") == {(e("c"), e("e"))}
 
 
+def test_the_exact_nearest_search_pages_to_a_bounded_matrix_and_answers_the_same(monkeypatch):
+    """A page holds no more rows than fit SIMILARITY_BYTES against every column, however many columns;
+    pages are independent, so a page of 32 rows proposes what one of 1,024 does."""
+    import numpy as np
+
+    from kgres.resolve import block as block_module
+
+    assert block_module.page_rows(1_000) == block_module.KMEANS_ROWS
+    assert block_module.page_rows(10_000_000) == block_module.MIN_ROWS
+    assert 4 * block_module.page_rows(150_000) * 150_000 <= block_module.SIMILARITY_BYTES
+    rng = np.random.default_rng(7)
+    vectors = rng.normal(size=(300, 16)).astype(np.float32)
+    vectors[5] = vectors[9]                                                # a tie, broken by id
+    ids = [f"e{i:03d}" for i in range(300)]
+    one_page = block_module._closest(ids, vectors.copy(), 3, 0.2, None)
+    monkeypatch.setattr(block_module, "SIMILARITY_BYTES", 4 * 300 * 7)     # 7 rows: below the minimum
+    assert block_module.page_rows(300) == block_module.MIN_ROWS
+    assert block_module._closest(ids, vectors.copy(), 3, 0.2, None) == one_page
+    monkeypatch.setattr(block_module, "MIN_ROWS", 7)
+    assert block_module._closest(ids, vectors.copy(), 3, 0.2, None) == one_page
+    focused = block_module._closest(ids, vectors.copy(), 3, 0.2, ids[:50])
+    assert focused < one_page and {i for p in focused for i in p} >= set(ids[:50])
+    assert ("e005", "e009") in one_page and len(one_page) > 300
+
+
 @pytest.mark.parametrize("bad", [{"semantic_exact_max": -1}, {"k": 0}, {"min_cosine": 1.5}])
 def test_block_config_refuses_values_out_of_range(bad):
     with pytest.raises(ValidationError, match=next(iter(bad))):

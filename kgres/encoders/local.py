@@ -18,8 +18,11 @@ def local_encoder(cfg: EncoderConfig) -> tuple[Encoder, int]:
     model = local_model(cfg.model, cfg.device)
 
     def encode(texts: list[str]) -> list[list[float]]:
-        vectors = model.encode(texts, batch_size=cfg.batch_size, normalize_embeddings=True,
-                               show_progress_bar=False, convert_to_numpy=True)
+        # one batch at a time per process: a fast tokenizer used from two threads at once raises
+        # "Already borrowed" (texts encoded ahead on a thread, kgres.resolve.embed.encode_ahead)
+        with _encoding:
+            vectors = model.encode(texts, batch_size=cfg.batch_size, normalize_embeddings=True,
+                                   show_progress_bar=False, convert_to_numpy=True)
         return [[float(x) for x in v] for v in vectors]
 
     return encode, int((getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension)())
@@ -27,6 +30,7 @@ def local_encoder(cfg: EncoderConfig) -> tuple[Encoder, int]:
 
 _models: dict[tuple[str, str], Future] = {}
 _models_lock = threading.Lock()
+_encoding = threading.Lock()
 
 
 def local_model(name: str, device: str) -> Any:

@@ -63,6 +63,11 @@ PER_ENTITY = ("exact", "acronym", "holders", "lexical", "semantic")  # one query
 # merged into is the dominant one; its ambiguity comes from the holder table, not from more pairs)
 HOLDERS_K = 5
 KMEANS_ROWS = 1024  # rows of a similarity matrix (k-means block, exact semantic) held at once
+# ... at most, and no more than fit this many bytes of float32 against every column: the matrix (and
+# the copy a row-wise partition makes of it) stays the same size as the graph grows, where 1,024 rows
+# of 150k entities held 0.6 GB twice. Pages are independent, so their size never changes a result.
+SIMILARITY_BYTES = 96 << 20
+MIN_ROWS = 32
 HUB_DEGREE = 1000  # structural pairs walked from a focus skip neighbours with more neighbours than this
 WALK_SHARE = 0.05  # a focus of at most this share of the entities walks its structural pairs from itself
 
@@ -323,17 +328,24 @@ def _closest(ids: list[str], vectors: np.ndarray, k: int, floor: float,
              focus: list[str] | None) -> set[tuple[str, str]]:
     """The pairs (smaller id first) of each entity (of ``focus``, if given) with the ``k`` others of
     ``ids`` (in id order, one row of ``vectors`` each) closest by cosine at or above ``floor``,
-    ties by id. One matrix product per page of ``KMEANS_ROWS`` rows."""
-    vectors = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+    ties by id. One matrix product per page of rows (:func:`page_rows`). ``vectors`` is normalised in
+    place (every caller hands over an array of its own)."""
+    vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
     wanted = set(focus) if focus is not None else None
     chosen = np.asarray([i for i, x in enumerate(ids) if wanted is None or x in wanted], dtype=np.int64)
     pairs: set[tuple[str, str]] = set()
-    for start in range(0, len(chosen), KMEANS_ROWS):
-        me = chosen[start:start + KMEANS_ROWS]
+    rows = page_rows(len(ids))
+    for start in range(0, len(chosen), rows):
+        me = chosen[start:start + rows]
         for i, j in _nearest(vectors[me] @ vectors.T, me, k, floor):
             a, b = ids[i], ids[j]
             pairs.add((a, b) if a < b else (b, a))
     return pairs
+
+
+def page_rows(columns: int) -> int:
+    """Rows of a page of a similarity matrix with ``columns`` columns (see ``SIMILARITY_BYTES``)."""
+    return max(MIN_ROWS, min(KMEANS_ROWS, SIMILARITY_BYTES // (4 * max(columns, 1))))
 
 
 def _nearest(sims: np.ndarray, rows: np.ndarray, k: int, floor: float) -> Iterator[tuple[int, int]]:
