@@ -94,10 +94,7 @@ def encode_ahead(db: Database, cfg: EmbedConfig, ids: list[str] | None = None, l
         return None
     texts: set[str] = set()
     for page in _pages(db, cfg.page_size, ids):
-        for r in page:
-            text = embed_text(r["name"] or "", r["type"], r["description"], cfg.description_chars)
-            if r["embedding_key"] != _key(cfg, text):
-                texts.add(text)
+        texts.update(t for _, t, _ in _stale(cfg, page))
         if len(texts) >= limit:
             break
     return Ahead(cfg, sorted(texts)[:limit]) if texts else None
@@ -123,12 +120,7 @@ def embed(db: Database, cfg: EmbedConfig = EmbedConfig(), fastrp_dimensions: int
     total = embedded = 0
     for page in _pages(db, cfg.page_size, ids):
         total += len(page)
-        stale = []
-        for r in page:
-            text = embed_text(r["name"] or "", r["type"], r["description"], cfg.description_chars)
-            key = _key(cfg, text)
-            if r["embedding_key"] != key:
-                stale.append((r["id"], text, key))
+        stale = _stale(cfg, page)
         # Extracted graphs repeat names (one entity per mention before resolution): encode each
         # distinct text of the page once.
         by_text = {t: known[t].tolist() for _, t, _ in stale if t in known}
@@ -178,6 +170,17 @@ def _context_page(db: Database, ids: list[str], dimensions: int, seed: int, max_
     for start in range(0, len(out), 2000):
         db.write("resolve_embed_context_write", rows=out[start:start + 2000])
     return len(out)
+
+
+def _stale(cfg: EmbedConfig, page: list[dict]) -> list[tuple[str, str, str]]:
+    """(id, text, key) of the entities of ``page`` whose embedding was made from another text or model."""
+    out = []
+    for r in page:
+        text = embed_text(r["name"] or "", r["type"], r["description"], cfg.description_chars)
+        key = _key(cfg, text)
+        if r["embedding_key"] != key:
+            out.append((r["id"], text, key))
+    return out
 
 
 def _pages(db: Database, size: int, ids: list[str] | None) -> Iterator[list[dict]]:
