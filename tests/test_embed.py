@@ -66,6 +66,30 @@ def test_fastrp_is_seeded_and_skips_isolated_entities(graph):
     assert context["a"] == pytest.approx(context["c"])
 
 
+def test_topology_is_written_apart_from_the_context(graph):
+    embed(graph, topology=False)
+    assert all(v is None for v in vectors(graph, "fastrp").values())      # context only
+    context = vectors(graph, "context_embedding")
+    assert all(len(context[k]) == 128 for k in "abc")
+    embed_module.topology(graph, 128, EmbedConfig().fastrp_seed)
+    assert vectors(graph, "context_embedding") == context                  # left as it was
+    both = vectors(graph, "fastrp")
+    graph.run("MATCH (e:Entity) REMOVE e.fastrp, e.context_embedding")
+    embed(graph)
+    assert vectors(graph, "fastrp") == both and vectors(graph, "context_embedding") == context
+
+
+def test_a_resolve_writes_the_topology_of_its_final_graph(graph):
+    from kgres.resolve import ResolveConfig, resolve
+
+    resolve(graph, ResolveConfig())
+    after = vectors(graph, "fastrp")
+    assert after["a"] is not None                                         # written by the resolve
+    graph.run("MATCH (e:Entity) REMOVE e.fastrp")
+    embed_module.topology(graph, 128, EmbedConfig().fastrp_seed)
+    assert vectors(graph, "fastrp") == after                               # as of the graph it left
+
+
 def test_endpoint_over_http(graph):
     with OpenAIServer() as server:
         cfg = EmbedConfig(endpoint=server.base_url, model="test-embedder", fastrp=False)

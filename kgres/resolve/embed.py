@@ -102,13 +102,16 @@ def encode_ahead(db: Database, cfg: EmbedConfig, ids: list[str] | None = None, l
 
 def embed(db: Database, cfg: EmbedConfig = EmbedConfig(), fastrp_dimensions: int = 128,
           on_batch: Callable[[int], None] = lambda n: None, ids: list[str] | None = None,
-          ahead: Ahead | None = None) -> EmbedStats:
+          ahead: Ahead | None = None, topology: bool = True) -> EmbedStats:
     """Embed every entity whose text or model changed, then recompute the FastRP embeddings.
 
     ``ids`` (an incremental resolve, or a pass re-examining what the last one merged): look only at
     these entities, and recompute only the context embeddings that they change (theirs and their
     neighbours', :func:`context_around`); the topology-only ``fastrp`` of the rest of the graph is
     left as the last whole run wrote it. ``ahead``: texts already encoded (:func:`encode_ahead`).
+    ``topology`` False: a whole recompute writes the context embeddings only, not the topology-only
+    ``fastrp`` (which the match model never reads: a resolve writes it once, after its last merge, with
+    :func:`topology`).
 
     Raises:
         ConfigError: the model cannot be loaded, or its dimension differs from the vector index.
@@ -134,18 +137,29 @@ def embed(db: Database, cfg: EmbedConfig = EmbedConfig(), fastrp_dimensions: int
             on_batch(len(stale))
     if cfg.fastrp and total:
         if ids is None:
-            structural(db, fastrp_dimensions, cfg.fastrp_seed)
+            structural(db, fastrp_dimensions, cfg.fastrp_seed, topology=topology)
         else:
             context_around(db, ids, fastrp_dimensions, cfg.fastrp_seed)
     return EmbedStats(entities=total, embedded=embedded, model=cfg.model, dimensions=dimensions, fastrp=cfg.fastrp)
 
 
-def structural(db: Database, dimensions: int, seed: int) -> None:
-    """Write ``fastrp`` and ``context_embedding`` on every entity (one GDS projection)."""
+def structural(db: Database, dimensions: int, seed: int, topology: bool = True, context: bool = True) -> None:
+    """Write ``fastrp`` (``topology``) and ``context_embedding`` (``context``) on every entity, from
+    one GDS projection."""
     with projection(db, "resolve_embed_project", "embed") as graph:
-        db.query("resolve_embed_fastrp", graph=graph.name, dimensions=dimensions, seed=seed)
-        db.query("resolve_embed_context", graph=graph.name, dimensions=dimensions, seed=seed)
+        if not graph.nodes:  # nothing embedded: GDS made no graph
+            return
+        if topology:
+            db.query("resolve_embed_fastrp", graph=graph.name, dimensions=dimensions, seed=seed)
+        if context:
+            db.query("resolve_embed_context", graph=graph.name, dimensions=dimensions, seed=seed)
     db.write("resolve_embed_clear_isolated")
+
+
+def topology(db: Database, dimensions: int, seed: int) -> None:
+    """Write the topology-only ``fastrp`` of every entity (:func:`structural` without the context
+    embeddings): what a resolve of the match model leaves once its passes have merged."""
+    structural(db, dimensions, seed, topology=True, context=False)
 
 
 def context_around(db: Database, ids: list[str], dimensions: int, seed: int, page: int = 5000,
