@@ -175,10 +175,19 @@ class Database:
         except Exception as e:
             raise _wrap(e, name, self.target) from e
 
+    def collected(self, name: str, **params: Any) -> list[Any]:
+        """The rows of a read query that returns them collected into one list (``RETURN collect({id:
+        e.id, key: e.key}) AS rows``), in its order. For many narrow rows: the driver builds a record
+        per row returned, about 17 us each here, while one list of maps is decoded at once (11k
+        entities' ids and keys: 0.21 s as rows, 0.03 s collected). Not for wide rows (each entity's
+        vectors and neighbours): the server holds the whole list first, which cost more than it saved."""
+        rows = self.read(name, _plain=True, **params)
+        return rows[0]["rows"] if rows else []
+
     def entity_ids(self, size: int) -> Iterator[list[str]]:
         """Every entity id, in pages of ``size`` (keyset pagination: stable while edges are written)."""
         after = ""
-        while ids := [r["id"] for r in self.read("db_entity_ids", after=after, limit=size)]:
+        while ids := self.collected("db_entity_ids", after=after, limit=size):
             yield ids
             after = ids[-1]
 

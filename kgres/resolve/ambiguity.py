@@ -121,7 +121,7 @@ class Ambiguity:
     @classmethod
     def load(cls, db: Database, same: SameFn) -> "Ambiguity":
         """The whole graph's table, in one read (a pass that asks about many keys)."""
-        return cls(db.stream("resolve_ambiguity_holders", _plain=True), same)
+        return cls(db.collected("resolve_ambiguity_holders"), same)
 
     @classmethod
     def lazy(cls, db: Database, same: SameFn) -> "Ambiguity":

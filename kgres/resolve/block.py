@@ -303,7 +303,7 @@ class VectorCache:
 
     def vectors(self, db: Database) -> tuple[list[str], np.ndarray | None]:
         """The ids of every embedded entity, in id order, and their embeddings (one row each)."""
-        keys = {r["id"]: r["key"] for r in db.stream("resolve_block_semantic_keys", _plain=True)}
+        keys = {r["id"]: r["key"] for r in db.collected("resolve_block_semantic_keys")}
         ids = list(keys)
         stale = [i for i in ids if keys[i] is None or self._held.get(i, (None,))[0] != keys[i]]
         for start in range(0, len(stale), 5000):

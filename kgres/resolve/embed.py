@@ -205,7 +205,7 @@ def _pages(db: Database, size: int, ids: list[str] | None) -> Iterator[list[dict
                 yield page
         return
     after = ""
-    while page := db.read("resolve_embed_page", after=after, limit=size):
+    while page := db.collected("resolve_embed_page", after=after, limit=size):
         after = page[-1]["id"]
         yield page
 
