@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from kgres import runs
 from kgres.db import Database
+from kgres.db.database import REPLAN_SHARE
 from kgres.encoders import preload_encoder
 from kgres.errors import KgresError
 from kgres.ingest.rollback import refuse_unfinished
@@ -286,19 +287,26 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
         holders = load_ambiguity(db, lazy=True)
     vectors, words = VectorCache(), LexicalWords()
     memo = PairMemo()  # the pairs the passes compared, reused where nothing they read has changed
+    replan = not incremental
     for n in range(first, max(first, max_passes + collapse_run) + 1):
         pass_id = _pass_id(base, n)
         only_collapse = collapse_run and n == 1
         whole = focus is None
         scope = focus
         stats, (focus, moved), model = _one_pass(
-            db, cfg, pass_id, parent=None if n == 1 else base, focus=focus,
+            db, cfg, pass_id, parent=None if n == 1 else base, focus=focus, replan=replan,
             on_step=lambda m, n=n: on_step(f"pass {n}: {m}"), fastrp_dimensions=fastrp_dimensions,
             only_collapse=only_collapse, model=model, incremental=incremental, ambiguity=holders, vectors=vectors,
             words=words, memo=memo, carried=carried, ahead=None if only_collapse else ahead)
         carried = None
         ahead = ahead if only_collapse else None
         passes.append(stats)
+        # The planner's statistics are brought up to date at the start of a whole resolve (the graph may
+        # have just been loaded) and after a pass that merged in bulk (a collapse does it itself), not
+        # before every pass: a replan drops every cached plan, and replanning some forty queries was
+        # most of what a pass re-examining a few entities cost (cesi-ambiguous: about 1.1 s each).
+        replan = (not incremental and not only_collapse
+                  and stats.merged_entities >= REPLAN_SHARE * max(stats.entities_before, 1))
         memo.forget(set(moved) - set(focus))
         if only_collapse:
             # the first scored pass looks at every entity, or (incremental) at the new ones, now
@@ -397,7 +405,7 @@ def _model_of(db: Database, base: str, first: int) -> MatchModel | None:
 
 
 def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None, focus: list[str] | None,
-              on_step: Step, fastrp_dimensions: int, only_collapse: bool = False,
+              on_step: Step, fastrp_dimensions: int, only_collapse: bool = False, replan: bool = False,
               model: MatchModel | None = None, incremental: bool = False,
               ambiguity: Ambiguity | None = None,
               vectors: VectorCache | None = None, memo: PairMemo | None = None, words: LexicalWords | None = None,
@@ -411,7 +419,8 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
     embeddings the passes share for semantic blocking (:class:`VectorCache`), ``words`` the graph's
     words for lexical blocking (:class:`LexicalWords`). ``memo``: the pairs earlier passes compared
     (:class:`PairMemo`). ``carried``: pairs scored besides the focus's (:func:`~kgres.resolve.block.propose`).
-    ``ahead``: entity texts encoded while earlier work ran (:func:`~kgres.resolve.embed.encode_ahead`)."""
+    ``ahead``: entity texts encoded while earlier work ran (:func:`~kgres.resolve.embed.encode_ahead`).
+    ``replan``: bring the planner's statistics up to date first (:meth:`~kgres.db.Database.replan`)."""
     runs.start(db, run_id, cfg.model_dump_json(), cfg.strategy, parent=parent, focus=focus, incremental=incremental,
                keys=keys_version(cfg.strip_legal_suffixes), carried=carried)
     carried = carried or []
@@ -433,7 +442,7 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
         seconds[name] = round(time.perf_counter() - t, 3)
         return out
 
-    if not incremental:
+    if replan:
         db.replan()  # the graph may have just been loaded or merged in bulk
     if not (incremental and only_collapse):  # an increment's own entities were keyed before its holder table
         timed("normalize", lambda: normalize(db, strip_legal=cfg.strip_legal_suffixes,
