@@ -147,21 +147,61 @@ def test_structural_pairs_share_neighbours(db, tmp_path):
     assert not any(e("c") in p for p in _pairs(db, "r", "structural"))
 
 
-def test_a_small_focus_walks_its_structural_pairs_and_finds_what_the_whole_graph_gives_it(db, tmp_path,
-                                                                                          monkeypatch):
-    names = [("a", "Anne"), ("b", "Annie"), ("c", "Carl"), ("d", "Dora"), ("n1", "London"), ("n2", "Paris"),
-             ("n3", "Rome")] + [(f"f{i:02d}", f"Filler {i}") for i in range(40)]
-    triples = [("a", "n1"), ("a", "n2"), ("b", "n1"), ("b", "n2"), ("c", "n1"), ("c", "n3"), ("d", "n2"), ("d", "n3")]
-    _names(db, tmp_path, names, triples)
-    cfg = BlockConfig(strategies=("structural",))
-    whole = {p for p in propose(db, cfg) if e("a") in p}
+def _node_similarity(db, k: int, cutoff: float) -> set[tuple[str, str]]:
+    """GDS nodeSimilarity's pairs (smaller id first) over the blocking projection: what structural
+    blocking computed before it walked each entity's neighbourhood."""
+    from kgres.db.gds import projection
+
+    with projection(db, "resolve_block_project", "block", with_embedding=False) as g:
+        rows = db.run("CALL gds.nodeSimilarity.stream($g, {topK: $k, similarityCutoff: $cutoff, degreeCutoff: 2, "
+                      "concurrency: 1}) YIELD node1, node2 "
+                      "RETURN gds.util.asNode(node1).id AS a, gds.util.asNode(node2).id AS b",
+                      g=g.name, k=k, cutoff=cutoff)
+    return {(min(r["a"], r["b"]), max(r["a"], r["b"])) for r in rows}
+
+
+def _jaccard_top_k(db, k: int, cutoff: float) -> dict[str, set[tuple[str, str]]]:
+    """The known answer, per entity of two or more neighbours: its pairs (smaller id first) with the k
+    others (of two or more) whose neighbour sets overlap its own by Jaccard at least ``cutoff``, most
+    similar first, ties by id."""
+    nbrs: dict[str, set[str]] = {}
+    for r in db.run("MATCH (x:Entity)-[:RELATED]-(n:Entity) RETURN x.id AS x, n.id AS n"):
+        nbrs.setdefault(r["x"], set()).add(r["n"])
+    nbrs = {x: ns for x, ns in nbrs.items() if len(ns) >= 2}
+    out = {}
+    for x, nx in nbrs.items():
+        scored = sorted((-len(nx & ny) / len(nx | ny), y) for y, ny in nbrs.items() if y != x)
+        out[x] = {(min(x, y), max(x, y)) for j, y in [t for t in scored if -t[0] >= cutoff][:k]}
+    return out
+
+
+def test_walked_structural_pairs_are_jaccard_top_k_and_a_focus_gets_its_own(db, tmp_path, monkeypatch):
+    import random
+
+    rng = random.Random(7)
+    hubs = [f"n{i:02d}" for i in range(12)]
+    people = [f"p{i:02d}" for i in range(60)]
+    triples = [(p, h) for p in people for h in rng.sample(hubs, rng.choice([1, 2, 2, 3, 3, 4]))]
+    _names(db, tmp_path, [(i, f"Name {i}") for i in hubs + people], triples)
+    wide = BlockConfig(strategies=("structural",), k=60, structural_cutoff=0.3)
+    # where no tie is cut at k, GDS node similarity (a graph this small) and the walk agree
+    assert set(propose(db, wide)) == set().union(*_jaccard_top_k(db, 60, 0.3).values()) == \
+        _node_similarity(db, 60, 0.3)
 
     def graph_wide(*args):
-        raise AssertionError("a focus of 1 entity in 47 computed its structural pairs over the whole graph")
+        raise AssertionError("structural pairs computed over the whole graph")
 
     monkeypatch.setattr("kgres.resolve.block._graph_wide", graph_wide)
-    assert (e("a"), e("b")) in whole
-    assert set(propose(db, cfg, focus=[e("a")])) == whole
+    focus = [e(p) for p in people[:3]]                                      # at most 5% of the entities
+    assert set(propose(db, wide, focus=focus)) == set().union(*(_jaccard_top_k(db, 60, 0.3).get(f, set())
+                                                                for f in focus))
+    monkeypatch.setattr("kgres.resolve.block.STRUCTURAL_GDS_MAX", 10)      # a graph too large for GDS
+    for k, cutoff in ((3, 0.5), (20, 0.3)):                                 # many ties cut at k = 3
+        cfg = BlockConfig(strategies=("structural",), k=k, structural_cutoff=cutoff, batch_size=7)
+        known = _jaccard_top_k(db, k, cutoff)
+        assert set(propose(db, cfg)) == set().union(*known.values())
+        focus = [e(p) for p in people[:10]]
+        assert set(propose(db, cfg, focus=focus)) == set().union(*(known.get(f, set()) for f in focus))
 
 
 def _sharing_two_neighbours(db, ids: list[str]) -> set[tuple[str, str]]:

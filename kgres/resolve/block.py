@@ -22,7 +22,14 @@ Strategies (each a ``cypher/block_<name>.cypher`` file), combinable:
   graph depends on how Lucene happened to merge segments (2 of 11 identical runs blocked a few
   different pairs); it is also slower up to ~150k entities (20k: 47 s of queries against 6 s of
   numpy and 3 s to read the embeddings).
-- ``structural``: entities sharing neighbours (GDS nodeSimilarity), similarity >= ``structural_cutoff``.
+- ``structural``: entities sharing neighbours, Jaccard over neighbours >= ``structural_cutoff``, the ``k``
+  most similar per entity. Up to :data:`STRUCTURAL_GDS_MAX` entities GDS nodeSimilarity computes them
+  over the whole graph; it compares every entity with every other (generated power-law graphs of 10k /
+  30k / 60k nodes: 6 / 53 / 213 s), so above that, and for a small focus, each entity's pairs are
+  walked from it through its neighbours (``resolve_block_structural_walk``: its two-hop neighbourhood,
+  hubs of more than :data:`HUB_DEGREE` neighbours skipped). On 11k entities of 100k generated mentions
+  the two gave the same 4,913 pairs in the same 1.1 s; over cesi-ambiguous's hubs the walk took 2.6 s
+  a resolve against 0.7 s. Where ties are cut at ``k`` the walk keeps the smaller ids.
 - ``attributes``: entities sharing rare attribute values (dates, postcodes, emails, phone numbers:
   values that at most ``max_value_share`` entities carry), the ``k`` that share the most per entity.
   A record whose name is misspelt is found by what else it shares.
@@ -68,7 +75,8 @@ KMEANS_ROWS = 1024  # rows of a similarity matrix (k-means block, exact semantic
 # of 150k entities held 0.6 GB twice. Pages are independent, so their size never changes a result.
 SIMILARITY_BYTES = 96 << 20
 MIN_ROWS = 32
-HUB_DEGREE = 1000  # structural pairs walked from a focus skip neighbours with more neighbours than this
+HUB_DEGREE = 1000  # structural pairs walked from an entity skip neighbours with more neighbours than this
+STRUCTURAL_GDS_MAX = 20_000  # entities: above this, structural pairs are walked from every entity
 WALK_SHARE = 0.05  # a focus of at most this share of the entities walks its structural pairs from itself
 
 
@@ -158,17 +166,18 @@ def propose(db: Database, cfg: BlockConfig = BlockConfig(), on_batch: Callable[[
     # A small focus walks its structural pairs from itself: GDS's node similarity over the whole graph
     # cost 1.3 s a pass at 100k generated mentions however few entities the pass looked at (passes
     # 5-11 of a whole resolve re-examine 960 down to 3).
-    walk_structural = walk or (focus is not None and len(focus) <= WALK_SHARE * db.count("Entity"))
+    entities = db.count("Entity")
+    walk_structural = walk or (focus is not None and len(focus) <= WALK_SHARE * entities) \
+        or entities > STRUCTURAL_GDS_MAX
     if "lexical" in cfg.strategies and not walk:
         reindex_names(db)
     if "exact" in cfg.strategies:
         db.script("resolve_block_exact_index", timeout_s=600)
     reads: list[tuple[str, Callable[[], Iterable[tuple[str, str]]], int]] = []  # method, read, entities done
     if "structural" in cfg.strategies and walk_structural:
-        for i in range(0, len(focus), cfg.batch_size):
-            reads.append(("structural", lambda ids=focus[i:i + cfg.batch_size]: _partners(db.read(
-                "resolve_block_structural_focus", _plain=True, ids=ids, k=cfg.k, cutoff=cfg.structural_cutoff,
-                max_degree=HUB_DEGREE)), 0))
+        for ids in (focus[i:i + cfg.batch_size] for i in range(0, len(focus), cfg.batch_size)) \
+                if focus is not None else db.entity_ids(cfg.batch_size):
+            reads.append(("structural", lambda ids=ids: _walked(db, cfg, ids), 0))
     if ("structural" in cfg.strategies and not walk_structural) or "kmeans" in cfg.strategies:
         _graph_wide(db, out, cfg if not walk_structural else cfg.model_copy(update={"strategies": tuple(
             s for s in cfg.strategies if s != "structural")}), focus)
@@ -266,6 +275,12 @@ def reindex_names(db: Database, timeout_s: int = 600) -> None:
     time nobody controls; rebuilt from the store, the index scores the same entities the same way.
     """
     db.script("resolve_block_lexical_reindex", timeout_s=timeout_s)
+
+
+def _walked(db: Database, cfg: BlockConfig, ids: list[str]) -> Iterator[tuple[str, str]]:
+    """The structural pairs of the entities ``ids``, walked from each (``resolve_block_structural_walk``)."""
+    return _partners(db.read("resolve_block_structural_walk", _plain=True, ids=ids, k=cfg.k,
+                             cutoff=cfg.structural_cutoff, max_degree=HUB_DEGREE))
 
 
 def _graph_wide(db: Database, out: Proposals, cfg: BlockConfig, focus: list[str] | None) -> None:

@@ -1,8 +1,10 @@
-// resolve_block_structural_focus: resolve_block_structural for the entities in $ids only, walked from them
-// instead of computed over the whole graph (an incremental resolve): the entities sharing RELATED
+// resolve_block_structural_walk: structural blocking for the entities in $ids, walked from each through
+// its RELATED neighbours (a small focus, an increment's new entities, or a page of a graph too large for
+// GDS nodeSimilarity, resolve_block_structural: kgres.resolve.block.STRUCTURAL_GDS_MAX): the entities sharing RELATED
 // neighbours with each, Jaccard over distinct neighbours at least $cutoff, both with at least two
-// neighbours (GDS degreeCutoff 2), the $k most similar per entity. Neighbours with more than
-// $max_degree neighbours of their own (hubs) are not walked through: they say little about identity.
+// neighbours (as GDS nodeSimilarity's degreeCutoff 2), the $k most similar per entity, ties by id.
+// Neighbours with more than $max_degree neighbours of their own (hubs) are not walked through: they
+// say little about identity.
 // Returns one row per entity with its partners (kgres.resolve.block orders and deduplicates the pairs):
 // one row per pair cost the driver a message each (10k cesi entities: 1.5 s of 4 s for exact pairs).
 // Params: $ids list<string>, $k int, $cutoff float, $max_degree int.
