@@ -28,8 +28,8 @@ Strategies (each a ``cypher/block_<name>.cypher`` file), combinable:
   30k / 60k nodes: 6 / 53 / 213 s), so above that, and for a small focus, each entity's pairs are
   walked from it through its neighbours (``resolve_block_structural_walk``: its two-hop neighbourhood,
   hubs of more than :data:`HUB_DEGREE` neighbours skipped). On 11k entities of 100k generated mentions
-  the two gave the same 4,913 pairs in the same 1.1 s; over cesi-ambiguous's hubs the walk took 2.6 s
-  a resolve against 0.7 s. Where ties are cut at ``k`` the walk keeps the smaller ids.
+  the two gave the same 4,913 pairs in about the same time (1.6 s); over cesi-ambiguous's hubs the walk
+  took 2.6 s a resolve against 0.7 s. Where ties are cut at ``k`` the walk keeps the smaller ids.
 - ``attributes``: entities sharing rare attribute values (dates, postcodes, emails, phone numbers:
   values that at most ``max_value_share`` entities carry), the ``k`` that share the most per entity.
   A record whose name is misspelt is found by what else it shares.

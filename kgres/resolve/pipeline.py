@@ -303,8 +303,8 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
         passes.append(stats)
         # The planner's statistics are brought up to date at the start of a whole resolve (the graph may
         # have just been loaded) and after a pass that merged in bulk (a collapse does it itself), not
-        # before every pass: a replan drops every cached plan, and replanning some forty queries was
-        # most of what a pass re-examining a few entities cost (cesi-ambiguous: about 1.1 s each).
+        # before every pass: a replan drops every cached plan, and planning some forty queries again
+        # cost each pass re-examining a few entities 0.1-0.4 s of about 1.1-1.4 s (cesi-ambiguous).
         replan = (not incremental and not only_collapse
                   and stats.merged_entities >= REPLAN_SHARE * max(stats.entities_before, 1))
         memo.forget(set(moved) - set(focus))
