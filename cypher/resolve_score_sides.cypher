@@ -7,10 +7,13 @@
 // The vectors (null when missing) and the ids of the chunks its mentions are in give the pair's
 // cosines and same-chunk flag (kgres.resolve.score.stage.pages); the topology FastRP vector only with
 // $structural (the rule scorer weighs it, the match model does not: 8% of what a side read carries).
+// Vectors come as bytes (kgres.vector.pack, read by kgres.db.vectors.unpacked): one value each, not
+// one per element.
 // Params: $ids list<string>, $structural bool.
 UNWIND $ids AS id
 MATCH (e:Entity {id: id})
-RETURN e {.id, .name, .embedding, .context_embedding, fastrp: CASE WHEN $structural THEN e.fastrp END,
+RETURN e {.id, .name, embedding: kgres.vector.pack(e.embedding), context_embedding: kgres.vector.pack(e.context_embedding),
+          fastrp: CASE WHEN $structural THEN kgres.vector.pack(e.fastrp) END,
           .description, .mention_count, .aliases, .key_core, .key_tokens, .key_acronym, .key_numbers, .key_gender,
           .key_title, .norm_type,
           attributes: [(e)<-[:REFERS_TO]-(m:Mention) WHERE m.attributes_json IS NOT NULL | m.attributes_json][0..20],

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+
+from kgres.db.vectors import unpacked
 
 
 @pytest.mark.parametrize("name,key", [
@@ -26,4 +29,19 @@ def test_token_set_similarity(session_db):
 def test_plugin_functions_are_listed(session_db):
     names = [r["name"] for r in session_db.run("SHOW FUNCTIONS YIELD name WHERE name STARTS WITH 'kgres.' "
                                                 "RETURN name ORDER BY name")]
-    assert names == ["kgres.text.normName", "kgres.text.tokenSetSimilarity", "kgres.version"]
+    assert names == ["kgres.text.normName", "kgres.text.tokenSetSimilarity", "kgres.vector.pack", "kgres.version"]
+
+
+def test_packed_vectors_read_back_as_the_stored_values(db):
+    """kgres.vector.pack + kgres.db.vectors.unpacked give exactly what the driver gives as a list: a
+    float32 vector property (as embed stores it) and a float64 one (as context embeddings are set)."""
+    text, context = [0.1, -0.25, 1 / 3, 7e-9], [0.1, -0.25, 1 / 3, 7e-9]
+    db.run("CREATE (e:Entity {id: 'v1'}) WITH e CALL db.create.setNodeVectorProperty(e, 'embedding', $t) "
+           "SET e.context_embedding = $c", t=text, c=context)
+    row = db.run("MATCH (e:Entity {id: 'v1'}) RETURN e.embedding AS t, e.context_embedding AS c, "
+                 "kgres.vector.pack(e.embedding) AS pt, kgres.vector.pack(e.context_embedding) AS pc, "
+                 "kgres.vector.pack(e.missing) AS none")[0]
+    assert isinstance(row["pt"], bytes) and row["none"] is None
+    assert unpacked(row["pt"]).tolist() == row["t"] != text  # float32 stored, widened exactly
+    assert unpacked(row["pc"]).tolist() == row["c"] == context
+    assert unpacked(row["pt"], np.float32).dtype == np.float32 and unpacked(None) is None

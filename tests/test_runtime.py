@@ -44,6 +44,28 @@ def test_apoc_and_gds_procedures_we_rely_on_work(db):
     assert db.run("RETURN apoc.text.jaroWinklerDistance('Holmes', 'Holmes') AS d")[0]["d"] == 0.0
 
 
+def test_a_runtime_whose_kgres_plugin_was_built_from_other_sources_is_not_taken(tmp_path: Path):
+    """After an upgrade that changed the plugin, the recorded runtime is stale: installed_runtime says
+    so (ensure_running then builds the plugin), instead of starting a server the queries fail on."""
+    from kgres.neo4j_runtime.install import Runtime, _plugin_path, runtime_root
+
+    root = runtime_root(tmp_path)
+    (root / "lib").mkdir(parents=True)
+    old, current = root / "kgres-procedures-0123456789.jar", _plugin_path(tmp_path)
+    for jar in (old, current):
+        jar.write_bytes(b"jar")
+
+    def record(plugin: Path) -> None:
+        rt = Runtime(java="java", lib=str(root / "lib"), plugins=[str(plugin)], neo4j_version=NEO4J_VERSION,
+                     gds_version=GDS_VERSION, apoc_version=APOC_VERSION)
+        (root / "current.json").write_text(rt.to_json())
+
+    record(old)
+    assert installed_runtime(tmp_path) is None
+    record(current)
+    assert installed_runtime(tmp_path).plugins == [str(current)]
+
+
 def test_auth_is_on_and_wrong_password_is_refused(neo4j_target: Target):
     if not neo4j_target.managed:
         pytest.skip("auth policy is only ours on the managed server")

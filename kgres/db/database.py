@@ -16,6 +16,7 @@ statement does:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -250,5 +251,9 @@ def _wrap(e: Exception, what: str, target: Target) -> KgresError:
         hint = " Start it with 'kgres neo4j start'." if target.managed else ""
         return DatabaseUnavailable(f"{where} is not reachable ({e}).{hint}")
     if isinstance(e, Neo4jError):
-        return DatabaseError(f"query '{what}' failed on {where}: {e.code}: {e.message}")
+        hint = ""
+        if re.search(r"(Unknown function|no procedure with the name) .kgres\.", e.message or ""):
+            hint = (" The server's kgres plugin is older than this kgres: rebuild it and restart Neo4j "
+                    "('kgres neo4j install' and 'kgres neo4j stop/start'; Docker: 'make plugin' and restart).")
+        return DatabaseError(f"query '{what}' failed on {where}: {e.code}: {e.message}{hint}")
     return DatabaseError(f"query '{what}' failed on {where}: {e!r}")

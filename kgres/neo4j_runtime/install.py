@@ -53,14 +53,23 @@ def runtime_root(home: Path) -> Path:
 
 
 def installed_runtime(home: Path) -> Runtime | None:
-    """The runtime recorded by the last successful install, or None if there is none (or it is gone)."""
+    """The runtime recorded by the last successful install, or None if there is none, it is gone, or
+    its kgres plugin was built from other sources than this kgres carries (an upgrade that changed
+    the plugin: the queries may call functions the old jar lacks)."""
     path = runtime_root(home) / "current.json"
     if not path.is_file():
         return None
     rt = Runtime(**json.loads(path.read_text()))
     if not Path(rt.lib).is_dir() or not all(Path(p).is_file() for p in rt.plugins):
         return None
+    if _plugin_path(home).name not in {Path(p).name for p in rt.plugins}:
+        return None
     return rt
+
+
+def _plugin_path(home: Path) -> Path:
+    """Where the kgres plugin built from this kgres's sources is kept (named by their hash)."""
+    return runtime_root(home) / f"kgres-procedures-{_tree_hash(asset_dir('procedures'), skip=('target',))}.jar"
 
 
 def install(home: Path, on_step: Step = lambda msg: None, force: bool = False) -> Runtime:
@@ -85,7 +94,7 @@ def install(home: Path, on_step: Step = lambda msg: None, force: bool = False) -
         on_step(f"Neo4j {NEO4J_VERSION} runtime already built")
 
     src = asset_dir("procedures")
-    plugin = root / f"kgres-procedures-{_tree_hash(src, skip=('target',))}.jar"
+    plugin = _plugin_path(home)
     if force or not plugin.is_file():
         on_step("building the kgres procedures plugin")
         _build_plugin(mvn, java, src, plugin, log)

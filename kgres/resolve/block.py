@@ -60,6 +60,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from kgres.db import Database
 from kgres.db.gds import projection
+from kgres.db.vectors import unpacked
 from kgres.resolve.fuzzy import FuzzyWords
 from kgres.resolve.normalize import name_codes
 
@@ -302,7 +303,7 @@ def _kmeans_pairs(db: Database, out: Proposals, k: int, focus: list[str] | None)
         if block_row["size"] < 2:
             continue
         rows = db.read("resolve_block_kmeans_members", _plain=True, block=block_row["block"])
-        vectors = np.asarray([r["embedding"] for r in rows], dtype=np.float32)
+        vectors = np.stack([unpacked(r["embedding"], np.float32) for r in rows])
         out.add(_closest([r["id"] for r in rows], vectors, k, -np.inf, focus), "kmeans")
 
 
@@ -323,7 +324,7 @@ class VectorCache:
         stale = [i for i in ids if keys[i] is None or self._held.get(i, (None,))[0] != keys[i]]
         for start in range(0, len(stale), 5000):
             for r in db.read("resolve_block_semantic_vectors", _plain=True, ids=stale[start:start + 5000]):
-                self._held[r["id"]] = (r["key"], np.asarray(r["embedding"], dtype=np.float32))
+                self._held[r["id"]] = (r["key"], unpacked(r["embedding"], np.float32))
         self._held = {i: self._held[i] for i in ids if i in self._held}  # merged-away entities leave
         ids = [i for i in ids if i in self._held]  # (an embedding removed between the two reads)
         return ids, np.stack([self._held[i][1] for i in ids]) if ids else None

@@ -30,6 +30,7 @@ from pydantic import BaseModel
 
 from kgres.db import Database
 from kgres.db.overlap import Overlap
+from kgres.db.vectors import unpacked
 from kgres.errors import ConfigError
 from kgres.resolve.ambiguity import Ambiguity
 from kgres.resolve.score import training
@@ -793,12 +794,12 @@ class _Around:
         return frozenset(t for t in self.typed.get(n, ()) if self.holders[t] == 1)
 
 
-def _unit(vector: list[float] | None) -> np.ndarray | None:
-    """``vector`` scaled to length 1 (float64, so that a dot product is the cosine), or None when it
-    is missing or zero."""
-    if vector is None:
+def _unit(vector: bytes | list[float] | None) -> np.ndarray | None:
+    """``vector`` (as :func:`~kgres.db.vectors.unpacked` reads it) scaled to length 1 (float64, so that a
+    dot product is the cosine), or None when it is missing or zero."""
+    v = unpacked(vector)
+    if v is None:
         return None
-    v = np.asarray(vector, dtype=np.float64)
     norm = float(np.linalg.norm(v))
     return v / norm if norm > 0 else None
 

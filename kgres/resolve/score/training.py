@@ -21,6 +21,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from kgres.db import Database
+from kgres.db.vectors import unpacked
 from kgres.resolve.ambiguity import Ambiguity
 from kgres.resolve.score.identifiers import IDENTIFIER_KEYS
 from kgres.resolve.score.levels import (NULL, Comparison, PairFrame, TokenWeights, attribute_kind, normalise_value,
@@ -80,17 +81,17 @@ def sample(db: Database, cfg: ModelConfig) -> Sample:
     rows = [r["e"] for r in db.read("resolve_model_sample", _plain=True, limit=cfg.sample_entities, seed=str(cfg.seed))]
     sides = [Side.from_row({**r, "neighbours": [n for n, _ in r.get("nbrs") or ()],
                             "typed_neighbours": [t for _, t in r.get("nbrs") or ()]}) for r in rows]
-    return Sample(sides=sides, embedding=_matrix([r.get("embedding") for r in rows]),
-                  context=_matrix([r.get("context_embedding") for r in rows]), entities=db.count("Entity"))
+    return Sample(sides=sides, embedding=_matrix([unpacked(r.get("embedding")) for r in rows]),
+                  context=_matrix([unpacked(r.get("context_embedding")) for r in rows]), entities=db.count("Entity"))
 
 
-def _matrix(vectors_: list[list[float] | None]) -> np.ndarray | None:
-    dims = next((len(v) for v in vectors_ if v), 0)
+def _matrix(vectors_: list[np.ndarray | None]) -> np.ndarray | None:
+    dims = next((len(v) for v in vectors_ if v is not None and len(v)), 0)
     if not dims:
         return None
     out = np.zeros((len(vectors_), dims), dtype=np.float32)
     for i, v in enumerate(vectors_):
-        if v:
+        if v is not None and len(v):
             out[i] = v
     return out
 
