@@ -176,14 +176,9 @@ def _context_page(db: Database, ids: list[str], dimensions: int, seed: int, max_
     with projection(db, "resolve_embed_project_around", "around", ids=ids, max_degree=max_degree) as graph:
         if not graph.nodes:
             return 0
-        rows = db.read("resolve_embed_context_stream", _plain=True, graph=graph.name, dimensions=dimensions,
-                       seed=seed)
-    # the projection's outer ring (neighbours of neighbours) lacks its own other neighbours
-    wanted = set(ids) | {r["id"] for r in db.read("resolve_embed_neighbours", ids=ids, max_degree=max_degree)}
-    out = [{"id": r["id"], "v": r["embedding"] if any(r["embedding"]) else None} for r in rows if r["id"] in wanted]
-    for start in range(0, len(out), 2000):
-        db.write("resolve_embed_context_write", rows=out[start:start + 2000])
-    return len(out)
+        wanted = sorted({r["id"] for r in db.read("resolve_embed_neighbours", ids=ids, max_degree=max_degree)})
+        return db.query("resolve_embed_context_around", graph=graph.name, dimensions=dimensions, seed=seed,
+                        ids=wanted)[0]["written"]
 
 
 def _stale(cfg: EmbedConfig, page: list[dict]) -> list[tuple[str, str, str]]:
