@@ -8,45 +8,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import kgres.text.TextFunctions;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.neo4j.driver.Config;
-import org.neo4j.driver.Driver;
-import org.neo4j.driver.GraphDatabase;
 import org.neo4j.driver.Record;
 import org.neo4j.driver.Session;
 import org.neo4j.driver.Value;
-import org.neo4j.harness.Neo4j;
-import org.neo4j.harness.Neo4jBuilders;
 
-/** The kgres.* functions, called over Bolt on an in-process server, as users call them. */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class TextFunctionsTest {
-    private Neo4j neo4j;
-    private Driver driver;
-
-    @BeforeAll
-    void start() {
-        neo4j = Neo4jBuilders.newInProcessBuilder()
-                .withDisabledServer()
-                .withFunction(Version.class)
-                .withFunction(TextFunctions.class)
-                .build();
-        driver = GraphDatabase.driver(neo4j.boltURI(), Config.builder().withoutEncryption().build());
-    }
-
-    @AfterAll
-    void stop() {
-        driver.close();
-        neo4j.close();
-    }
-
-    private Value call(String cypher, Map<String, Object> params) {
-        try (Session s = driver.session()) {
-            return s.run(cypher, params).single().get(0);
-        }
+/** The kgres.text.* functions, called over Bolt on an in-process server, as users call them. */
+class TextFunctionsTest extends FunctionServerTest {
+    @Override
+    List<Class<?>> functions() {
+        return List.of(Version.class, TextFunctions.class);
     }
 
     private String norm(String name) {

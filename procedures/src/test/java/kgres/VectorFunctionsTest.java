@@ -9,41 +9,14 @@ import java.nio.ByteOrder;
 import java.util.List;
 import java.util.Map;
 import kgres.vector.VectorFunctions;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.neo4j.driver.Config;
-import org.neo4j.driver.Driver;
-import org.neo4j.driver.GraphDatabase;
-import org.neo4j.driver.Session;
-import org.neo4j.driver.Value;
 import org.neo4j.driver.exceptions.ClientException;
-import org.neo4j.harness.Neo4j;
-import org.neo4j.harness.Neo4jBuilders;
 
 /** kgres.vector.pack over Bolt: a stored vector comes back as the float64 bytes of its elements. */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class VectorFunctionsTest {
-    private Neo4j neo4j;
-    private Driver driver;
-
-    @BeforeAll
-    void start() {
-        neo4j = Neo4jBuilders.newInProcessBuilder().withDisabledServer().withFunction(VectorFunctions.class).build();
-        driver = GraphDatabase.driver(neo4j.boltURI(), Config.builder().withoutEncryption().build());
-    }
-
-    @AfterAll
-    void stop() {
-        driver.close();
-        neo4j.close();
-    }
-
-    private Value call(String cypher, Map<String, Object> params) {
-        try (Session s = driver.session()) {
-            return s.run(cypher, params).single().get(0);
-        }
+class VectorFunctionsTest extends FunctionServerTest {
+    @Override
+    List<Class<?>> functions() {
+        return List.of(VectorFunctions.class);
     }
 
     private static double[] unpack(byte[] bytes) {
