@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from kgres.db.vectors import unpacked
+from kgres.errors import DatabaseError
 
 
 @pytest.mark.parametrize("name,key", [
@@ -45,3 +46,15 @@ def test_packed_vectors_read_back_as_the_stored_values(db):
     assert unpacked(row["pt"]).tolist() == row["t"] != text  # float32 stored, widened exactly
     assert unpacked(row["pc"]).tolist() == row["c"] == context
     assert unpacked(row["pt"], np.float32).dtype == np.float32 and unpacked(None) is None
+
+
+def test_a_kgres_function_the_server_lacks_names_the_stale_plugin(session_db):
+    """A server running an older kgres jar (a function or procedure this kgres calls is unknown) gets
+    a message saying to rebuild and restart, not only Neo4j's syntax error; other unknown names do not."""
+    with pytest.raises(DatabaseError, match=r"(?s)kgres\.vector\.later.*kgres plugin is older than this kgres"):
+        session_db.read("q", _text="RETURN kgres.vector.later([1.0]) AS v")
+    with pytest.raises(DatabaseError, match=r"kgres plugin is older"):
+        session_db.read("q", _text="CALL kgres.retrieve.later()")
+    with pytest.raises(DatabaseError) as e:
+        session_db.read("q", _text="RETURN apoc.nope(1) AS v")
+    assert "kgres plugin" not in str(e.value)
