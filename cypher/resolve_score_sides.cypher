@@ -12,7 +12,8 @@
 // Params: $ids list<string>, $structural bool.
 UNWIND $ids AS id
 MATCH (e:Entity {id: id})
-RETURN e {.id, .name, embedding: kgres.vector.pack(e.embedding), context_embedding: kgres.vector.pack(e.context_embedding),
+RETURN e {.id, .name, embedding: kgres.vector.pack(e.embedding),
+          context_embedding: kgres.vector.pack(e.context_embedding),
           fastrp: CASE WHEN $structural THEN kgres.vector.pack(e.fastrp) END,
           .description, .mention_count, .aliases, .key_core, .key_tokens, .key_acronym, .key_numbers, .key_gender,
           .key_title, .norm_type,
