@@ -96,3 +96,24 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def contexts(db: Database) -> dict[str, list[float] | None]:
+    """Every entity's context embedding (None where it has none), by id."""
+    return {r["id"]: r["v"] for r in db.run("MATCH (e:Entity) RETURN e.id AS id, e.context_embedding AS v")}
+
+
+def assert_contexts_current(db: Database) -> None:
+    """Every entity's context embedding is what a whole recompute over the graph as it is now gives
+    (within float noise). Leaves the recomputed ones in place."""
+    import numpy as np
+
+    from kgres.resolve.embed import structural  # the encoder stack: only for the tests that embed
+
+    kept = contexts(db)
+    structural(db, 128, 42, topology=False)
+    whole = contexts(db)
+    assert kept.keys() == whole.keys()
+    stale = [i for i in whole if (kept[i] is None) != (whole[i] is None)
+             or (whole[i] is not None and np.abs(np.subtract(kept[i], whole[i])).max() > 1e-6)]
+    assert not stale, f"{len(stale)} of {len(whole)} context embeddings describe another graph: {stale[:5]}"

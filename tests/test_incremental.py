@@ -18,8 +18,8 @@ from kgres.evaluate.synth import generate, gold_of, increments
 from kgres.resolve import merge, resolve
 from kgres.resolve.embed import embed
 from kgres.resolve.normalize import normalize
-from tests.graphs import (assert_aggregates_current, assert_one_refers_to_per_mention, graph_state, snapshot,
-                          write_jsonl)
+from tests.graphs import (assert_aggregates_current, assert_contexts_current, assert_one_refers_to_per_mention,
+                          graph_state, snapshot, write_jsonl)
 from tests.test_resolve import MENTIONS, TRIPLES, fixture, groups
 
 
@@ -186,6 +186,34 @@ def test_rollback_of_an_incremental_run_is_exact(db, tmp_path):
     assert graph_state(snapshot(db)) == before
     again = resolve(db)  # the new mentions are new again
     assert again.incremental and again.new_entities == 2
+
+
+def test_rollbacks_of_an_increment_leave_the_context_embeddings_of_the_graph_they_restore(db, tmp_path):
+    """An increment moves its new entities' edges onto the entities they join; both rollbacks (the
+    resolve's, then the import's) give the neighbourhoods back, and their context embeddings with
+    them: the next increment (which recomputes only around its new entities) scores against the
+    graph as it is, so the same increment gives the same pairs again."""
+    from kgres.ingest import rollback as ingest_rollback
+
+    generate(tmp_path / "g.jsonl", tmp_path / "gold.jsonl", 600, seed=3)
+    base, later_part = increments(tmp_path / "g.jsonl", tmp_path / "parts", 2)
+    ingest.ingest(db, "jsonl", base)
+    resolve(db, new=False)
+    assert_contexts_current(db)
+    added = ingest.ingest(db, "jsonl", later_part)
+    normalize(db)
+    embed(db)  # the whole recompute the increment starts from, with the new entities in place
+    pairs = "MATCH ()-[c:CANDIDATE]->() WHERE c.run_id STARTS WITH $run RETURN count(c) AS n"
+    first = resolve(db, new=True)
+    assert first.incremental and first.merged_entities > 0
+    scored = db.run(pairs, run=first.run_id)[0]["n"]
+    merge.rollback(db, first.run_id)
+    assert_contexts_current(db)
+    again = resolve(db, new=True)
+    assert (again.merged_entities, db.run(pairs, run=again.run_id)[0]["n"]) == (first.merged_entities, scored)
+    merge.rollback(db, again.run_id)
+    ingest_rollback.rollback(db, added.run_id)
+    assert_contexts_current(db)
 
 
 HOLDER_NAMES = [("Sherlock Holmes", "PERSON"), ("Sherlock Holmes", "PERSON"), ("Mycroft Holmes", "PERSON"),

@@ -12,7 +12,8 @@ from kgres.llm.reflect import reflect
 from kgres.report import components, report
 from kgres.resolve import ResolveConfig, resolve
 from kgres.llm.summarize import summarize
-from tests.graphs import write_jsonl
+from kgres.resolve.embed import embed
+from tests.graphs import assert_contexts_current, write_jsonl
 from tests.openai_server import OpenAIServer
 
 # The graph these tests were written on: the rule scorer's known merges (the resolver is not under test).
@@ -42,11 +43,13 @@ def llm_for(db, server, **kw):
 
 def test_reflection_filters_without_deleting_and_scores_survive_merges(db, tmp_path):
     ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "r.jsonl", RECS))
+    embed(db)
     before = components(db, "mentions").relations
     with OpenAIServer() as server:
         server.chat = scored
         stats = reflect(db, llm_for(db, server))
         assert (stats.triples, stats.scored, stats.filtered) == (3, 3, 1)
+        assert_contexts_current(db)  # the street and the violin are no longer each other's neighbours
         again = reflect(db, llm_for(db, server))                       # nothing new to score
         assert again.triples == 0 and len(server.requests) == 3
     t3 = db.run("MATCH ()-[t:RELATES {id: 'jsonl:t3'}]->() RETURN t.status AS s, t.reflection_score AS score, "

@@ -13,7 +13,8 @@ from kgres.resolve import resolve
 from kgres.schema import init
 from kgres.curate.rebuild import RebuildStats, rebuild
 from kgres.curate.split import split
-from tests.graphs import graph_state, assert_aggregates_current, assert_one_refers_to_per_mention, snapshot, write_jsonl
+from tests.graphs import (assert_aggregates_current, assert_contexts_current, assert_one_refers_to_per_mention,
+                          graph_state, snapshot, write_jsonl)
 
 RECS = [{"kind": "mention", "id": "s1", "name": "Sherlock Holmes", "type": "PERSON"},
         {"kind": "mention", "id": "s2", "name": "Mr. Sherlock Holmes", "type": "PERSON"},
@@ -47,6 +48,7 @@ def test_split_entity_restores_its_state_and_keeps_it_apart(resolved):
     assert entity_of(db, "s3") == target["id"] and entity_of(db, "s1") == entity_of(db, "s2")
     assert_one_refers_to_per_mention(db)
     assert_aggregates_current(db)
+    assert_contexts_current(db)  # Baker Street's neighbours are two entities again
     # the split entity is exactly as before the merge, its VISITS edge included
     node = db.run("MATCH (e:Entity {id: $id}) RETURN properties(e) AS p", id=target["id"])[0]["p"]
     assert node["aliases"] == ["Sherlock"] and node["mention_count"] == 1

@@ -18,6 +18,7 @@ Structure, computed in GDS on the entity graph (``RELATED``, undirected), seeded
 from __future__ import annotations
 
 import hashlib
+import json
 import threading
 from collections.abc import Callable, Iterator
 
@@ -170,6 +171,24 @@ def context_around(db: Database, ids: list[str], dimensions: int, seed: int, pag
     many were written. The same vectors as :func:`structural` writes (one hop, no randomness but
     the seeded projection of the features)."""
     return sum(_context_page(db, ids[i:i + page], dimensions, seed, max_degree) for i in range(0, len(ids), page))
+
+
+def refresh_context(db: Database, ids: list[str]) -> int:
+    """Recompute the context embeddings that a change of the ``RELATED`` edges of ``ids`` (a rollback, a
+    split) made stale: theirs and their neighbours' (:func:`context_around`), with the dimension the
+    graph's have and the newest resolution run's seed. Without it they would keep describing the
+    undone graph, and the next incremental resolve (which recomputes only around its new entities)
+    would score against them. Nothing when no entity has a context embedding; returns how many
+    were written."""
+    if not ids:
+        return 0
+    row = db.read("resolve_embed_context_settings")[0]
+    if row["dimensions"] is None:
+        return 0
+    seed = EmbedConfig().fastrp_seed
+    if row["config"]:
+        seed = json.loads(row["config"]).get("embed", {}).get("fastrp_seed", seed)
+    return context_around(db, ids, row["dimensions"], seed)
 
 
 def _context_page(db: Database, ids: list[str], dimensions: int, seed: int, max_degree: int) -> int:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from kgres.db import Database, batches
 from kgres.errors import KgresError
 from kgres.resolve.cluster import Group
+from kgres.resolve.embed import refresh_context
 
 
 def apply_groups(db: Database, groups: Sequence[Group], run_id: str, method: str, decided_by: str,
@@ -76,12 +77,15 @@ def finish_decisions(db: Database, strategies: list[str]) -> int:
 
 def refresh_stale(db: Database) -> int:
     """Refresh every entity marked ``:Stale`` (by a rollback's moves or a split, in the transaction
-    that changed it); returns how many. What a killed command left unrefreshed is finished here."""
-    refreshed = 0
+    that changed it), then the context embeddings their new ``RELATED`` edges change
+    (:func:`kgres.resolve.embed.refresh_context`); returns how many entities. What a killed command
+    left unrefreshed is finished here (its context embeddings by the next whole resolve)."""
+    refreshed: list[str] = []
     while ids := [r["id"] for r in db.read("resolve_rollback_stale", limit=ROLLBACK_BATCH)]:
         refresh(db, ids)
-        refreshed += len(ids)
-    return refreshed
+        refreshed += ids
+    refresh_context(db, refreshed)
+    return len(refreshed)
 
 
 def _apply(db: Database, parts: list[list[dict]], run_id: str, method: str, decided_by: str) -> int:
