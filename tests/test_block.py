@@ -105,6 +105,10 @@ def test_semantic_pairs_k_nearest_ties_by_id_exact_or_by_the_index(db, tmp_path,
     assert _pairs(db, "r", "semantic") == {(e("a"), e("b")), (e("c"), e("e"))}
     block(db, "focus", cfg, focus=[e("c"), e("f")])  # f has no neighbour above the floor
     assert _pairs(db, "focus", "semantic") == {(e("c"), e("e"))}
+    # an increment this large against its graph is paired exactly (below semantic_exact_max), as a
+    # whole pass is; either way, the same pairs
+    increment = propose(db, cfg, focus=[e("c"), e("f")], incremental=True)
+    assert {p for p, methods in increment.items() if "semantic" in methods} == {(e("c"), e("e"))}
 
 
 def test_the_exact_nearest_search_pages_to_a_bounded_matrix_and_answers_the_same(monkeypatch):
