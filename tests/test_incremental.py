@@ -188,13 +188,17 @@ def test_rollback_of_an_incremental_run_is_exact(db, tmp_path):
     assert again.incremental and again.new_entities == 2
 
 
-def test_rollbacks_of_an_increment_leave_the_context_embeddings_of_the_graph_they_restore(db, tmp_path):
+@pytest.mark.parametrize("whole_share", [0.1, 2.0], ids=["whole-graph-or-around", "around-only"])
+def test_rollbacks_of_an_increment_leave_the_context_embeddings_of_the_graph_they_restore(db, tmp_path, monkeypatch,
+                                                                                           whole_share):
     """An increment moves its new entities' edges onto the entities they join; both rollbacks (the
     resolve's, then the import's) give the neighbourhoods back, and their context embeddings with
     them: the next increment (which recomputes only around its new entities) scores against the
     graph as it is, so the same increment gives the same pairs again."""
     from kgres.ingest import rollback as ingest_rollback
+    from kgres.resolve import embed as embed_module
 
+    monkeypatch.setattr(embed_module, "CONTEXT_WHOLE_SHARE", whole_share)
     generate(tmp_path / "g.jsonl", tmp_path / "gold.jsonl", 600, seed=3)
     base, later_part = increments(tmp_path / "g.jsonl", tmp_path / "parts", 2)
     ingest.ingest(db, "jsonl", base)
