@@ -13,7 +13,8 @@ CALL (e) {
   OPTIONAL MATCH (e)-[c:CANDIDATE]-(o:Entity)
   WHERE c.band IN ['review', 'reject']
   RETURN collect(CASE WHEN o IS NULL THEN NULL ELSE {other_id: o.id, other_name: o.name, band: c.band,
-                 score: c.score, run_id: c.run_id, signals: c.signals_json} END) AS pairs
+                 score: c.score, run_id: c.run_id, cannot_link: c.cannot_link,
+                 signals: c.signals_json} END) AS pairs
 }
 CALL (e) {
   OPTIONAL MATCH (e)-[n:NOT_SAME_AS]-(o)

@@ -3,4 +3,5 @@
 MATCH (a)-[c:CANDIDATE {run_id: $run_id}]->(b)
 USING INDEX c:CANDIDATE(run_id)
 WHERE c.score IS NOT NULL
-RETURN a.id AS a, b.id AS b, c.score AS score, c.signals_json AS signals
+RETURN a.id AS a, b.id AS b, c.score AS score, c.name_rule AS name_rule, c.cannot_link AS cannot_link,
+       c.signals_json AS signals

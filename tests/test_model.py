@@ -530,11 +530,13 @@ def test_the_waterfall_sums_to_the_stored_probability(db, neo4j_env, tmp_path):
     ingest.ingest(db, "jsonl", story(tmp_path))
     stats = resolve(db, ResolveConfig(mode="synonym"))  # scored pairs between entities that stay
     scored = db.run("MATCH (a:Entity)-[c:CANDIDATE]->(b:Entity) WHERE c.match_weight IS NOT NULL "
-                    "RETURN a.id AS a, b.id AS b, c.score AS p, c.match_weight AS w")
-    assert scored and stats.model_id
+                    "RETURN a.id AS a, b.id AS b, c.score AS p, c.match_weight AS w, c.band AS band")
+    assert scored and stats.model_id and {r["band"] == "reject" for r in scored} == {True, False}
     for r in scored:
+        # a reject keeps no evidence: its run's model compares it again, on the graph it scored (nothing merged)
         ex = explain_pair(db, r["a"], r["b"])
-        assert ex.source == "stored" and ex.steps[0].step == "prior"
+        assert ex.source == ("recomputed" if r["band"] == "reject" else "stored") and ex.steps[0].step == "prior"
+        assert ex.band == r["band"]
         assert sum(s.log2 for s in ex.steps) == pytest.approx(ex.match_weight, abs=1e-3)
         assert ex.match_weight == pytest.approx(r["w"], abs=2e-3)
         assert ex.probability == pytest.approx(r["p"], abs=1e-3)

@@ -230,7 +230,7 @@ def test_cli_resolve_explain_rollback(db, neo4j_env, tmp_path):
     assert doc["entity"]["name"] == "Sherlock Holmes" and len(doc["mentions"]) == 5
     assert all(m["method"] in ("model", "rules", "ingest") and m["evidence"] for m in doc["mentions"])
     apple = json.loads(run.invoke(main, ["explain", "Apple I", "--json"]).output)
-    assert any("numbers differ" in (p["signals"] or "") and p["other_name"] == "Apple II" for p in apple["pairs"])
+    assert any("numbers differ" in (p["cannot_link"] or "") and p["other_name"] == "Apple II" for p in apple["pairs"])
     assert run.invoke(main, ["explain", "nobody at all"]).exit_code == 1
     assert run.invoke(main, ["rollback", run_id]).exit_code == 0
     assert len(groups(db)) == 18
@@ -310,7 +310,7 @@ def test_identifiers_in_attributes_keep_namesakes_apart(db, tmp_path):
     resolve(db)
     g = groups(db)
     assert frozenset({"a", "b"}) <= next(x for x in g if "a" in x) and not any({"a", "c"} <= x for x in g)
-    why = db.run("MATCH (:Entity)-[c:CANDIDATE]-(:Entity) WHERE c.signals_json CONTAINS 'identifiers differ' "
+    why = db.run("MATCH (:Entity)-[c:CANDIDATE]-(:Entity) WHERE c.cannot_link CONTAINS 'identifiers differ' "
                  "RETURN count(c) AS n")[0]["n"]
     assert why > 0
 
@@ -569,10 +569,14 @@ def test_pairs_scored_in_memory_are_written_as_the_database_path_scores_them(db,
     assert in_memory == through_db == _edges(db, "run-small")
     assert small_outcomes == outcomes and small.bands == stats.bands
     assert {b for b, n in stats.bands.items() if n} >= {"auto", "reject"}
-    assert {(o["a"], o["b"]): (o["p"], o["band"], o["name_rule"], o["vetoed"], o["capped"], o["signals"])
+    # a reject's edge keeps no evidence (whether it was held back from auto is moot for it)
+    assert all((c["signals_json"] is None) == (c["band"] == "reject") for c in in_memory.values())
+    assert {(o["a"], o["b"]): (o["p"], o["band"], o["name_rule"], o["vetoed"],
+                               o["capped"] if o["band"] != "reject" else None, o["signals"])
             for o in outcomes} == {
         p: (c["score"], c["band"], c["name_rule"], c["cannot_link"] is not None,
-            "capped" in json.loads(c["signals_json"]), c["signals_json"] if c["band"] == "auto" else None)
+            "capped" in json.loads(c["signals_json"]) if c["signals_json"] else None,
+            c["signals_json"] if c["band"] == "auto" else None)
         for p, c in in_memory.items()}
 
 

@@ -100,7 +100,7 @@ def test_gendered_honorifics_keep_people_apart(db, tmp_path):
     g = groups(db)
     assert not any({"m1", "m2"} <= grp for grp in g)
     assert any({"m1", "m4"} <= grp for grp in g)
-    why = db.run("MATCH (:Entity)-[c:CANDIDATE]-(:Entity) WHERE c.signals_json CONTAINS 'gender' "
+    why = db.run("MATCH (:Entity)-[c:CANDIDATE]-(:Entity) WHERE c.cannot_link CONTAINS 'gender' "
                  "RETURN count(c) AS n")[0]["n"]
     assert why > 0
 

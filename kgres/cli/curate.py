@@ -54,7 +54,7 @@ def explain_cmd(app: App, name_or_id: str, other: str | None, as_json: bool) -> 
                   f"{m['confidence']:.2f}", m["run_id"] or "", ev)
     app.out.print(t)
     for p in ex.pairs:
-        why = json.loads(p["signals"]).get("cannot_link", "") if p.get("signals") else ""
+        why = p.get("cannot_link") or ""
         app.out.print(f"kept apart from {p['other_name']} ({p['other_id']}): {p['band']} {p['score']} {why}")
     for r in ex.rejected:
         app.out.print(f"NOT_SAME_AS {r['other_name']} ({r['other_id']}) by {r['decided_by']}: {r['reason']}")
@@ -65,7 +65,9 @@ def _explain_pair(app: App, a: str, b: str, as_json: bool) -> None:
     if as_json:
         app.emit_json(ex)
         return
-    scored = f"as run {ex.run_id} scored it" if ex.source == "stored" else "as the graph is now"
+    scored = {"stored": f"as run {ex.run_id} scored it",
+              "recomputed": f"rejected by run {ex.run_id}, which keeps no evidence for a reject: its model "
+                            "compares the pair again as the graph is now"}.get(ex.source, "as the graph is now")
     app.out.print(f"[bold]{ex.a['name']}[/] ({ex.a['id']}) and [bold]{ex.b['name']}[/] ({ex.b['id']}), {scored}, "
                   f"model {ex.model_id}")
     t = Table()

@@ -47,7 +47,10 @@ class WaterfallStep(BaseModel):
 class PairExplanation(BaseModel):
     a: dict[str, Any]
     b: dict[str, Any]
-    source: str  # "stored": the pair as its run scored it; "now": compared as the graph is now
+    # "stored": the pair as its run scored it; "recomputed": a pair its run rejected (which keeps no
+    # evidence), compared again with that run's model as the graph is now; "now": any other pair,
+    # compared as the graph is now with the newest model
+    source: str
     run_id: str | None
     model_id: str | None
     steps: list[WaterfallStep]
@@ -61,8 +64,9 @@ class PairExplanation(BaseModel):
 def explain_pair(db: Database, a: str, b: str) -> PairExplanation:
     """The waterfall of two entities (ids or unique names): the prior, then each comparison's level
     and Bayes factor, to the match probability. A pair a run scored is shown as that run's model
-    scored it (the last step's probability is the one stored on the pair); any other pair is compared
-    as the graph is now, with the newest model.
+    scored it (the last step's probability is the one stored on the pair); a pair a run rejected,
+    which keeps no evidence, is compared again with that run's model as the graph is now; any other
+    pair is compared as the graph is now, with the newest model.
 
     Raises:
         KgresError: an entity is unknown, or no model exists yet to weigh a new pair.
@@ -79,7 +83,11 @@ def explain_pair(db: Database, a: str, b: str) -> PairExplanation:
         if found is None:
             raise KgresError(f"run {stored['run_id']} kept no match model")
         model, meta = found
-        signals = json.loads(stored["signals_json"] or "{}")
+        if stored["signals_json"] is None:  # a rejected pair: scored again by the model that rejected it
+            again = _now(db, ea, eb, row, model, side)
+            return again.model_copy(update={"source": "recomputed", "run_id": stored["run_id"],
+                                            "band": stored["band"]})
+        signals = json.loads(stored["signals_json"])
         steps = _steps(model, signals.get("levels") or {}, signals.get("weights") or {})
         veto = signals.get("cannot_link")
         return PairExplanation(a=side(ea), b=side(eb), source="stored", run_id=stored["run_id"], model_id=meta["id"],
@@ -135,8 +143,8 @@ def pair_levels(db: Database, a: str, b: str) -> dict[str, str]:
     from kgres.resolve.score.training import attribute_kind
 
     row = db.read("curate_explain_pair", a=a, b=b)[0]
-    if row["stored"]:
-        return (json.loads(row["stored"]["signals_json"] or "{}").get("levels")) or {}
+    if row["stored"] and row["stored"]["signals_json"]:  # a rejected pair keeps none: compared now
+        return (json.loads(row["stored"]["signals_json"]).get("levels")) or {}
     sides = _Sides(_Sides.read(db, sorted({a, b}), structural=False))
     x, y = sides.get(a, b), sides.get(b, a)
     try:

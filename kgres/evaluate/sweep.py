@@ -76,9 +76,9 @@ def _model_sweep(db: Database, run_id: str, before: dict[str, str], gold: dict[s
     clustered again in one pass."""
     rows = []
     for r in db.stream("evaluate_run_pairs", run_id=run_id):
-        signals = json.loads(r["signals"] or "{}")
-        rows.append({"a": r["a"], "b": r["b"], "p": r["score"], "name_rule": signals.get("name_rule"),
-                     "vetoed": bool(signals.get("cannot_link")), "capped": bool(signals.get("capped")),
+        signals = json.loads(r["signals"] or "{}")  # none on a reject: its name rule and veto are the edge's
+        rows.append({"a": r["a"], "b": r["b"], "p": r["score"], "name_rule": r["name_rule"],
+                     "vetoed": bool(r["cannot_link"]), "capped": bool(signals.get("capped")),
                      "signals": r["signals"]})
     points = []
     for t in thresholds:
