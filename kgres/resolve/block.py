@@ -18,10 +18,11 @@ Strategies (each a ``cypher/block_<name>.cypher`` file), combinable:
 - ``semantic``: nearest neighbours by text embedding, cosine >= ``min_cosine``. Up to
   ``semantic_exact_max`` entities they are exact (one matrix product per page of rows, numpy), so
   the same graph always gets the same pairs; above it, and for an increment whose new entities
-  are fewer than 1/:data:`EXACT_PER_FOCUS` of the graph's, the vector index answers. Its HNSW search is approximate (on a 20k graph it missed 7% of the exact pairs) and its
-  graph depends on how Lucene happened to merge segments (2 of 11 identical runs blocked a few
-  different pairs); it is also slower up to ~150k entities (20k: 47 s of queries against 6 s of
-  numpy and 3 s to read the embeddings).
+  are fewer than 1/:data:`EXACT_PER_FOCUS` of the graph's, the vector index answers. Its HNSW
+  search is approximate (on a 20k graph it missed 7% of the exact pairs) and its graph depends on
+  how Lucene happened to merge segments (2 of 11 identical runs blocked a few different pairs); it
+  is also slower up to ~150k entities (20k: 47 s of queries against 6 s of numpy and 3 s to read
+  the embeddings).
 - ``structural``: entities sharing neighbours, Jaccard over neighbours >= ``structural_cutoff``, the ``k``
   most similar per entity. Up to :data:`STRUCTURAL_GDS_MAX` entities GDS nodeSimilarity computes them
   over the whole graph; it compares every entity with every other (generated power-law graphs of 10k /
