@@ -220,6 +220,34 @@ def test_rollbacks_of_an_increment_leave_the_context_embeddings_of_the_graph_the
     assert_contexts_current(db)
 
 
+def test_a_rollback_killed_before_its_context_embeddings_leaves_them_to_its_rerun(db, tmp_path, monkeypatch):
+    """The entities a rollback refreshes are marked :ContextStale before their RELATED edges are
+    rebuilt: killed before their context embeddings were recomputed, the rollback's rerun (or the
+    next command that refreshes) recomputes them and clears the mark."""
+    from kgres.resolve import merge as merge_module
+
+    generate(tmp_path / "g.jsonl", tmp_path / "gold.jsonl", 400, seed=4)
+    base, later_part = increments(tmp_path / "g.jsonl", tmp_path / "parts", 2)
+    ingest.ingest(db, "jsonl", base)
+    resolve(db, new=False)
+    ingest.ingest(db, "jsonl", later_part)
+    inc = resolve(db, new=True)
+    assert inc.merged_entities > 0
+
+    def killed(*_a, **_k):
+        raise KeyboardInterrupt("killed")
+
+    monkeypatch.setattr(merge_module, "refresh_context", killed)
+    with pytest.raises(KeyboardInterrupt):
+        merge.rollback(db, inc.run_id)
+    marked = "MATCH (e:ContextStale) RETURN count(e) AS n"
+    assert db.run(marked)[0]["n"] > 0 and db.run("MATCH (e:Stale) RETURN count(e) AS n")[0]["n"] == 0
+    monkeypatch.undo()
+    merge.rollback(db, inc.run_id)  # the rerun
+    assert db.run(marked)[0]["n"] == 0
+    assert_contexts_current(db)
+
+
 HOLDER_NAMES = [("Sherlock Holmes", "PERSON"), ("Sherlock Holmes", "PERSON"), ("Mycroft Holmes", "PERSON"),
                 ("Holmes", "PERSON"), ("John Smith", "PERSON"), ("Jane Smith", "PERSON"), ("J. Smith", "PERSON"),
                 ("Jane Smyth", "PERSON"), ("John F", "PERSON"), ("Young Scrooge", "PERSON"),

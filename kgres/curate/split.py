@@ -15,8 +15,7 @@ from pydantic import BaseModel
 
 from kgres.db import Database
 from kgres.errors import KgresError
-from kgres.resolve.embed import refresh_context
-from kgres.resolve.merge import refresh, refresh_stale
+from kgres.resolve.merge import refresh_stale, refresh_with_context
 
 
 class SplitResult(BaseModel):
@@ -53,6 +52,5 @@ def split(db: Database, target: str, reason: str = "split by a person", decided_
             raise KgresError(f"entity {hit['id']} has no mentions left to take back (a later merge moved them); "
                              "roll that run back first")
         restored, canon = hit["id"], sorted({r["canonical"] for r in rows})
-    refresh(db, sorted({restored, *canon}))
-    refresh_context(db, sorted({restored, *canon}))
+    refresh_with_context(db, sorted({restored, *canon}))
     return SplitResult(kind=hit["kind"], restored=restored, kept_apart_from=canon)

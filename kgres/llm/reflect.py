@@ -13,8 +13,7 @@ from pydantic import BaseModel, Field
 
 from kgres.db import Database
 from kgres.llm.client import LLM, Usage, ask_each
-from kgres.resolve.embed import refresh_context
-from kgres.resolve.merge import refresh
+from kgres.resolve.merge import refresh_with_context
 
 PROMPT_VERSION = "reflect-v1"
 SYSTEM = (
@@ -56,8 +55,7 @@ def reflect(db: Database, llm: LLM, threshold: float = 0.2, all_triples: bool = 
             scored += len(rows)
             filtered += out["filtered"]
             if out["filtered"]:
-                refresh(db, sorted(set(out["affected"])))
-                refresh_context(db, sorted(set(out["affected"])))  # their neighbourhoods lost the triples
+                refresh_with_context(db, sorted(set(out["affected"])))  # their neighbourhoods lost the triples
     return ReflectStats(triples=seen, scored=scored, filtered=filtered, failed=failed, stopped_by_budget=stopped,
                         usage=llm.usage)
 

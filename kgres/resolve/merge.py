@@ -77,15 +77,33 @@ def finish_decisions(db: Database, strategies: list[str]) -> int:
 
 def refresh_stale(db: Database) -> int:
     """Refresh every entity marked ``:Stale`` (by a rollback's moves or a split, in the transaction
-    that changed it), then the context embeddings their new ``RELATED`` edges change
-    (:func:`kgres.resolve.embed.refresh_context`); returns how many entities. What a killed command
-    left unrefreshed is finished here (its context embeddings by the next whole resolve)."""
-    refreshed: list[str] = []
+    that changed it), with the context embeddings their new ``RELATED`` edges change
+    (:func:`refresh_with_context`); returns how many entities. What a killed command left
+    unrefreshed is finished here, its context embeddings included."""
+    refreshed = 0
     while ids := [r["id"] for r in db.read("resolve_rollback_stale", limit=ROLLBACK_BATCH)]:
+        db.write("resolve_embed_context_mark", ids=ids)
         refresh(db, ids)
-        refreshed += ids
-    refresh_context(db, refreshed)
-    return len(refreshed)
+        refreshed += len(ids)
+    refresh_contexts(db)
+    return refreshed
+
+
+def refresh_with_context(db: Database, ids: list[str]) -> None:
+    """:func:`refresh` ``ids`` (a split, a reflection that filtered triples) and then the context
+    embeddings their new ``RELATED`` edges change. They are marked ``:ContextStale`` first, so a
+    command killed in between leaves the record of what to recompute (:func:`refresh_contexts`)."""
+    db.write("resolve_embed_context_mark", ids=ids)
+    refresh(db, ids)
+    refresh_contexts(db)
+
+
+def refresh_contexts(db: Database) -> None:
+    """Recompute the context embeddings of the entities marked ``:ContextStale`` and of their
+    neighbours (:func:`kgres.resolve.embed.refresh_context`), then clear the mark."""
+    if ids := db.collected("resolve_embed_context_stale"):
+        refresh_context(db, ids)
+        db.write("resolve_embed_context_clear", ids=ids)
 
 
 def _apply(db: Database, parts: list[list[dict]], run_id: str, method: str, decided_by: str) -> int:
