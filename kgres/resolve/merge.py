@@ -85,20 +85,21 @@ def refresh_stale(db: Database) -> int:
         db.write("resolve_embed_context_mark", ids=ids)
         refresh(db, ids)
         refreshed += len(ids)
-    refresh_contexts(db)
+    recompute_marked_contexts(db)
     return refreshed
 
 
 def refresh_with_context(db: Database, ids: list[str]) -> None:
     """:func:`refresh` ``ids`` (a split, a reflection that filtered triples) and then the context
     embeddings their new ``RELATED`` edges change. They are marked ``:ContextStale`` first, so a
-    command killed in between leaves the record of what to recompute (:func:`refresh_contexts`)."""
+    command killed in between leaves the record of what to recompute
+    (:func:`recompute_marked_contexts`)."""
     db.write("resolve_embed_context_mark", ids=ids)
     refresh(db, ids)
-    refresh_contexts(db)
+    recompute_marked_contexts(db)
 
 
-def refresh_contexts(db: Database) -> None:
+def recompute_marked_contexts(db: Database) -> None:
     """Recompute the context embeddings of the entities marked ``:ContextStale`` and of their
     neighbours (:func:`kgres.resolve.embed.refresh_context`), then clear the mark."""
     if ids := db.collected("resolve_embed_context_stale"):
