@@ -58,7 +58,8 @@ def compare(db: Database, gold: dict[str, str], strategies: tuple[str, ...] = ST
         t = time.perf_counter()
         stats = resolve(db, ResolveConfig(strategy=name), on_step=lambda m: log(f"    {m}"))
         secs = time.perf_counter() - t
-        log(f"  resolved in {secs:.1f} s")
+        capped = "" if stats.converged else f", stopped by max_passes ({stats.last_pass_merged:,} merged by the last)"
+        log(f"  resolved in {secs:.1f} s, {stats.passes} passes{capped}")
         if stats_out is not None:
             stats_out.append(stats)
         pred = {k: row["entity_id"] for row in export.clusters(db, same_as=True) for k in row["mention_ids"]}

@@ -344,9 +344,9 @@ def test_resolve_reaches_a_fixed_point_and_reuses_its_model_until_something_arri
     ingest.ingest(db, "jsonl", tmp_path / "g.jsonl")
     first = resolve(db)
     state = groups(db)
-    assert first.model_trained and first.merged_entities > 0
+    assert first.model_trained and first.merged_entities > 0 and first.converged
     second = resolve(db)
-    assert second.merged_entities == 0 and groups(db) == state
+    assert second.merged_entities == 0 and groups(db) == state and second.converged
     assert second.model_id == first.model_id and not second.model_trained
     write_jsonl(tmp_path / "more.jsonl", [{"kind": "mention", "id": "late1", "name": "Late Arrival", "type": "PERSON"}])
     ingest.ingest(db, "jsonl", tmp_path / "more.jsonl")
@@ -358,6 +358,32 @@ def test_resolve_reaches_a_fixed_point_and_reuses_its_model_until_something_arri
     write_jsonl(tmp_path / "more.jsonl", [{"kind": "mention", "id": "late2", "name": "Later Arrival", "type": "PERSON"}])
     ingest.ingest(db, "jsonl", tmp_path / "more.jsonl")
     assert resolve(db, new=False).model_trained  # a whole resolve after an import trains again
+
+
+def test_a_resolve_stopped_by_the_pass_cap_says_so_and_the_next_goes_on(db, neo4j_env, tmp_path):
+    """A resolve that reaches max_passes while its last pass still merges is not a fixed point: it
+    says so (converged false, how many the last pass merged; a note on stderr), and the next resolve
+    goes on from there to one (here its pass over every entity merges nothing more)."""
+    import json
+
+    from click.testing import CliRunner
+
+    from kgres.cli import main
+    from kgres.evaluate.synth import generate
+
+    generate(tmp_path / "g.jsonl", tmp_path / "g.gold.jsonl", 800, seed=3)
+    ingest.ingest(db, "jsonl", tmp_path / "g.jsonl")
+    cfg = tmp_path / "kgres.toml"
+    cfg.write_text("[resolve]\nmax_passes = 1\n")
+    out = CliRunner().invoke(main, ["--config", str(cfg), "resolve"], catch_exceptions=False)
+    assert out.exit_code == 0
+    last = db.run("MATCH (r:ResolutionRun) RETURN r.stats AS s ORDER BY r.started_at DESC LIMIT 1")[0]["s"]
+    merged = json.loads(last)["merged_entities"]
+    assert merged > 0  # the one scored pass merged
+    assert f"stopped after 2 passes ([resolve] max_passes) while its last pass still merged {merged:,} " \
+           "entities" in " ".join(out.stderr.split())
+    stats = json.loads(CliRunner().invoke(main, ["resolve", "--json"], catch_exceptions=False).output)
+    assert stats["converged"] and stats["last_pass_merged"] == 0  # its last pass, over every entity, merged none
 
 
 def test_a_rollback_interrupted_after_its_moves_is_finished_exactly_by_a_rerun(db, tmp_path):

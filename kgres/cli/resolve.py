@@ -110,6 +110,11 @@ def print_resolve(app: App, stats: ResolveStats) -> None:
     if stats.oversized_components:
         app.err.print(f"note: {stats.oversized_components} component(s) larger than "
                       f"cluster.max_component were left unmerged")
+    if not stats.converged:
+        why = (f"its last pass still merged {stats.last_pass_merged:,} entities" if stats.last_pass_merged
+               else "no pass over every entity had confirmed the last merges")
+        app.err.print(f"note: stopped after {stats.passes} passes (\\[resolve] max_passes) while {why}: "
+                      "'kgres resolve' again goes on from here")
 
 
 @main.command("embed")

@@ -68,8 +68,9 @@ class ResolveConfig(BaseModel):
     mode: ResolveMode = "merge"
     strip_legal_suffixes: bool = False
     # passes run until one merges nothing (a fixed point: a second resolve finds nothing more); later
-    # passes see merged neighbours (context for "Holmes"); this caps them
-    max_passes: int = Field(10, ge=1, le=10)
+    # passes see merged neighbours (context for "Holmes"); this caps them (a resolve stopped by the cap
+    # says so: ResolveStats.converged)
+    max_passes: int = Field(10, ge=1, le=100)
     collapse: bool = True  # merge identical-name copies before blocking (kgres.collapse); not in synonym mode
     embed: EmbedConfig = EmbedConfig()
     block: BlockConfig = BlockConfig()
@@ -115,6 +116,10 @@ class ResolveStats(BaseModel):
     refused: dict[str, int] = {}  # auto pairs clustering did not join, by reason
     pairs_reused: int = 0  # candidate pairs whose comparisons an earlier pass of the resolve had made (PairMemo)
     pairs_unwritten: int = 0  # ... and whose CANDIDATE edge an earlier pass wrote as it is (not written again)
+    # False: the passes stopped at max_passes while the last one still merged (or had not yet looked at
+    # every entity again): a later resolve on the unchanged graph merges more, from where this one stopped
+    converged: bool = True
+    last_pass_merged: int = 0  # entities the last pass merged
 
 
 def resolve(db: Database, cfg: ResolveConfig = ResolveConfig(), on_step: Step = lambda m: None,
@@ -288,6 +293,8 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
     vectors, words = VectorCache(), LexicalWords()
     memo = PairMemo()  # the pairs the passes compared, reused where nothing they read has changed
     replan = not incremental
+    # a baseline or synonym mode runs one pass by design: nothing to converge
+    converged = not (cfg.strategy in ENGINES and cfg.mode != "synonym")
     for n in range(first, max(first, max_passes + collapse_run) + 1):
         pass_id = _pass_id(base, n)
         only_collapse = collapse_run and n == 1
@@ -316,6 +323,7 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
                 holders = load_ambiguity(db, lazy=True)
         elif stats.merged_entities == 0:
             if whole or incremental:
+                converged = True
                 break
             # The passes focused on what the last one merged have settled; one pass over every entity
             # confirms it (a merge also changes the context of its neighbours' other candidates), so
@@ -373,7 +381,8 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
         expected_precision=next((p.expected_precision for p in passes if p.expected_precision is not None), None),
         expected_recall=next((p.expected_recall for p in passes if p.expected_recall is not None), None),
         refused=_sum_dicts(p.refused for p in passes), pairs_reused=sum(p.pairs_reused for p in passes),
-        pairs_unwritten=sum(p.pairs_unwritten for p in passes))
+        pairs_unwritten=sum(p.pairs_unwritten for p in passes), converged=converged,
+        last_pass_merged=passes[-1].merged_entities)
 
 
 def _topology_last(cfg: ResolveConfig, incremental: bool, passes: list[ResolveStats]) -> bool:
