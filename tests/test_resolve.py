@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import pytest
@@ -342,9 +343,11 @@ def test_resolve_reaches_a_fixed_point_and_reuses_its_model_until_something_arri
 
     generate(tmp_path / "g.jsonl", tmp_path / "g.gold.jsonl", 800, seed=3)
     ingest.ingest(db, "jsonl", tmp_path / "g.jsonl")
+    thresholds = gc.get_threshold()
     first = resolve(db)
     state = groups(db)
     assert first.model_trained and first.merged_entities > 0 and first.converged
+    assert gc.get_freeze_count() == 0 and gc.get_threshold() == thresholds  # kgres.resolve.heap gave them back
     second = resolve(db)
     assert second.merged_entities == 0 and groups(db) == state and second.converged
     assert second.model_id == first.model_id and not second.model_trained

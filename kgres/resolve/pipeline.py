@@ -29,6 +29,7 @@ from kgres.resolve.block import BlockConfig, LexicalWords, VectorCache, block, f
 from kgres.resolve.cluster import UNKNOWN_NAMES, ClusterConfig, Group, cluster, cluster_rows
 from kgres.resolve.collapse import collapse
 from kgres.resolve.embed import Ahead, EmbedConfig, embed, encode_ahead, reindex, topology
+from kgres.resolve.heap import long_lived, settle
 from kgres.resolve.merge import apply_groups, finish_decisions, link_groups, refresh, resume_plan
 from kgres.resolve.ambiguity import Ambiguity
 from kgres.resolve.normalize import keys_version, normalize
@@ -147,6 +148,12 @@ def resolve(db: Database, cfg: ResolveConfig = ResolveConfig(), on_step: Step = 
         KgresError: ``new=True`` but there is no finished resolve to add to, or the strategy or mode
             cannot run incrementally; or an import did not finish (the graph holds part of an input).
     """
+    with long_lived():  # kgres.resolve.heap: full garbage collections skip what the passes keep
+        return _resolve(db, cfg, on_step, run_id, fastrp_dimensions, new)
+
+
+def _resolve(db: Database, cfg: ResolveConfig, on_step: Step, run_id: str | None, fastrp_dimensions: int,
+             new: bool | None) -> ResolveStats:
     refuse_unfinished(db)
     finish_decisions(db, list(STRATEGIES))  # an accept killed mid-merge: finish it as decided
     unfinished = db.read("run_unfinished", strategies=list(STRATEGIES))
@@ -296,6 +303,7 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
     # a baseline or synonym mode runs one pass by design: nothing to converge
     converged = not (cfg.strategy in ENGINES and cfg.mode != "synonym")
     for n in range(first, max(first, max_passes + collapse_run) + 1):
+        settle()  # what the earlier passes keep, and the model once loaded, are no garbage to look for
         pass_id = _pass_id(base, n)
         only_collapse = collapse_run and n == 1
         whole = focus is None
@@ -446,6 +454,7 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
 
     def timed(name: str, fn):
         on_step(name)
+        settle()  # what the stages before keep (kgres.resolve.heap)
         t = time.perf_counter()
         out = fn()
         seconds[name] = round(time.perf_counter() - t, 3)
