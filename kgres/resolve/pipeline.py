@@ -303,7 +303,6 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
     # a baseline or synonym mode runs one pass by design: nothing to converge
     converged = not (cfg.strategy in ENGINES and cfg.mode != "synonym")
     for n in range(first, max(first, max_passes + collapse_run) + 1):
-        settle()  # what the earlier passes keep, and the model once loaded, are no garbage to look for
         pass_id = _pass_id(base, n)
         only_collapse = collapse_run and n == 1
         whole = focus is None
@@ -454,7 +453,7 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
 
     def timed(name: str, fn):
         on_step(name)
-        settle()  # what the stages before keep (kgres.resolve.heap)
+        settle()  # what the stages and passes before keep, the model once loaded (kgres.resolve.heap)
         t = time.perf_counter()
         out = fn()
         seconds[name] = round(time.perf_counter() - t, 3)
