@@ -133,7 +133,7 @@ def test_the_query_encoder_gives_the_batch_encoders_vectors():
     from kgres.encoders.query import load_query_encoder
     from kgres.resolve.embed import EmbedConfig
 
-    batch, _ = load_encoder(EmbedConfig())
+    batch, _ = load_encoder(EmbedConfig(bf16="off"))
     traced, plain = load_query_encoder(EmbedConfig()), load_query_encoder(EmbedConfig(), trace=False)
     half = load_query_encoder(EmbedConfig(), bf16="on")
     assert traced.traced and not traced.bf16 and not plain.traced and half.traced and half.bf16
@@ -147,10 +147,41 @@ def test_the_query_encoder_gives_the_batch_encoders_vectors():
 
 
 def test_bf16_auto_follows_the_cpu():
-    from kgres.encoders.query import load_query_encoder, native_bf16
+    from kgres.encoders import encoder_precision
+    from kgres.encoders.local import native_bf16
+    from kgres.encoders.query import load_query_encoder
     from kgres.resolve.embed import EmbedConfig
 
     assert load_query_encoder(EmbedConfig(), bf16="auto").bf16 == native_bf16()
+    assert encoder_precision(EmbedConfig()) == ("bfloat16" if native_bf16() else "float32")
+    assert encoder_precision(EmbedConfig(bf16="off")) == "float32"
+    assert encoder_precision(EmbedConfig(endpoint="http://127.0.0.1:9/v1", model="m")) == "endpoint"
+
+
+def test_the_batch_encoder_in_bfloat16_gives_the_float32_vectors():
+    """bf16 = "on" encodes batches under bfloat16 autocast where its vectors agree with float32's
+    (kgres.encoders.local.precision): close to them on names, questions and long texts, not equal."""
+    import numpy as np
+
+    from kgres.encoders import encoder_precision, load_encoder
+    from kgres.resolve.embed import EmbedConfig
+
+    texts = ["Sherlock Holmes (person)", "Mycroft Holmes (person)", "x", "", "sublimation", "a long text " * 60]
+    full, _ = load_encoder(EmbedConfig(bf16="off"))
+    half, _ = load_encoder(EmbedConfig(bf16="on"))
+    a, b = np.array(full(texts)), np.array(half(texts))
+    assert encoder_precision(EmbedConfig(bf16="on")) == "bfloat16"
+    cos = (a * b).sum(axis=1)
+    assert cos.min() > 0.9999 and (cos < 0.9999999).any()
+    assert np.allclose(np.linalg.norm(b, axis=1), 1.0, atol=1e-5)
+
+
+def test_embed_reports_its_precision(graph):
+    from kgres.encoders import encoder_precision
+
+    stats = embed(graph, EmbedConfig(fastrp=False))
+    assert stats.precision == encoder_precision(EmbedConfig()) and stats.embedded > 0
+    assert embed(graph, EmbedConfig(bf16="off", fastrp=False)).precision == "float32"
 
 
 def test_context_around_new_entities_equals_the_whole_graph_fastrp(db, tmp_path):

@@ -6,6 +6,7 @@ or an OpenAI-compatible ``/embeddings`` endpoint, for batches of texts (:func:`l
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -24,6 +25,9 @@ class EncoderConfig(BaseModel):
     timeout_s: float = Field(60.0, gt=0)
     device: str = "cpu"
     batch_size: int = Field(256, ge=1, le=10_000)
+    # a local model's matrix products in bfloat16 where the CPU multiplies it natively and the
+    # vectors agree with float32's ("auto"; "on", "off"): kgres.encoders.local.precision
+    bf16: Literal["auto", "on", "off"] = "auto"
 
 
 def load_encoder(cfg: EncoderConfig) -> tuple[Encoder, int]:
@@ -49,3 +53,13 @@ def preload_encoder(cfg: EncoderConfig) -> None:
         from kgres.encoders.local import preload
 
         preload(cfg.model, cfg.device)
+
+
+def encoder_precision(cfg: EncoderConfig) -> str:
+    """How ``cfg``'s encoder computes: "endpoint", or a local model's "float32" or "bfloat16"
+    (:func:`kgres.encoders.local.precision`; loads the model)."""
+    if cfg.endpoint:
+        return "endpoint"
+    from kgres.encoders.local import precision
+
+    return precision(cfg)

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from kgres.encoders import EncoderConfig
 from kgres.encoders.endpoint import endpoint_encoder
-from kgres.encoders.local import local_model
+from kgres.encoders.local import local_model, native_bf16
 
 _log = logging.getLogger(__name__)
 
@@ -75,17 +75,6 @@ def load_query_encoder(cfg: EncoderConfig, threads: int | None = None, trace: bo
         traced = traced or _traced_transformer(model, prepare, encode_with)
     chosen = traced or first
     return QueryEncoder(lambda text: encode_with(chosen, text).tolist(), traced=traced is not None, bf16=half)
-
-
-def native_bf16() -> bool:
-    """Whether torch multiplies bfloat16 natively on this CPU (AMX tiles or AVX512-BF16); elsewhere
-    it emulates bfloat16, slower than float32."""
-    import torch
-
-    try:
-        return bool(torch.cpu._is_amx_tile_supported() or torch.cpu._is_avx512_bf16_supported())
-    except AttributeError:  # private probes: a torch without them gets float32
-        return False
 
 
 # Probe texts for checking a traced transformer: one token, a question, and a long sentence.

@@ -27,7 +27,7 @@ from pydantic import BaseModel, Field
 
 from kgres.db import Database
 from kgres.db.gds import projection
-from kgres.encoders import EncoderConfig, load_encoder
+from kgres.encoders import EncoderConfig, encoder_precision, load_encoder
 from kgres.errors import ConfigError
 
 
@@ -47,6 +47,7 @@ class EmbedStats(BaseModel):
     embedded: int
     model: str
     dimensions: int
+    precision: str  # "float32" or "bfloat16" (a local model), "endpoint": kgres.encoders.encoder_precision
     fastrp: bool
 
 
@@ -141,7 +142,8 @@ def embed(db: Database, cfg: EmbedConfig = EmbedConfig(), fastrp_dimensions: int
             structural(db, fastrp_dimensions, cfg.fastrp_seed, topology=topology)
         else:
             context_around(db, ids, fastrp_dimensions, cfg.fastrp_seed)
-    return EmbedStats(entities=total, embedded=embedded, model=cfg.model, dimensions=dimensions, fastrp=cfg.fastrp)
+    return EmbedStats(entities=total, embedded=embedded, model=cfg.model, dimensions=dimensions,
+                      precision=encoder_precision(cfg), fastrp=cfg.fastrp)
 
 
 def structural(db: Database, dimensions: int, seed: int, topology: bool = True, context: bool = True) -> None:
