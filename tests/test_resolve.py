@@ -339,7 +339,9 @@ def test_resolve_reaches_a_fixed_point_and_reuses_its_model_until_something_arri
     until one over every entity merges nothing; a second one, with nothing new, scores with the
     same model and changes nothing; after an import the next one resolves the new entity
     incrementally with that model, and a whole one (--full) after an import trains again."""
+    from kgres.encoders import encoder_precision
     from kgres.evaluate.synth import generate
+    from kgres.resolve.embed import EmbedConfig
 
     generate(tmp_path / "g.jsonl", tmp_path / "g.gold.jsonl", 800, seed=3)
     ingest.ingest(db, "jsonl", tmp_path / "g.jsonl")
@@ -347,6 +349,7 @@ def test_resolve_reaches_a_fixed_point_and_reuses_its_model_until_something_arri
     first = resolve(db)
     state = groups(db)
     assert first.model_trained and first.merged_entities > 0 and first.converged
+    assert first.embed_precision == encoder_precision(EmbedConfig())  # the run records how it encoded
     assert gc.get_freeze_count() == 0 and gc.get_threshold() == thresholds  # kgres.resolve.heap gave them back
     second = resolve(db)
     assert second.merged_entities == 0 and groups(db) == state and second.converged

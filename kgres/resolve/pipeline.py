@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from kgres import runs
 from kgres.db import Database
 from kgres.db.database import REPLAN_SHARE
-from kgres.encoders import preload_encoder
+from kgres.encoders import encoder_precision, preload_encoder
 from kgres.errors import KgresError
 from kgres.ingest.rollback import refuse_unfinished
 from kgres.resolve import baselines
@@ -121,6 +121,8 @@ class ResolveStats(BaseModel):
     # every entity again): a later resolve on the unchanged graph merges more, from where this one stopped
     converged: bool = True
     last_pass_merged: int = 0  # entities the last pass merged
+    # how entity texts were encoded: "float32" or "bfloat16" (a local model), "endpoint"; None without embeddings
+    embed_precision: str | None = None
 
 
 def resolve(db: Database, cfg: ResolveConfig = ResolveConfig(), on_step: Step = lambda m: None,
@@ -389,7 +391,8 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
         expected_recall=next((p.expected_recall for p in passes if p.expected_recall is not None), None),
         refused=_sum_dicts(p.refused for p in passes), pairs_reused=sum(p.pairs_reused for p in passes),
         pairs_unwritten=sum(p.pairs_unwritten for p in passes), converged=converged,
-        last_pass_merged=passes[-1].merged_entities)
+        last_pass_merged=passes[-1].merged_entities,
+        embed_precision=encoder_precision(cfg.embed) if _needs_embeddings(cfg) else None)
 
 
 def _topology_last(cfg: ResolveConfig, incremental: bool, passes: list[ResolveStats]) -> bool:
