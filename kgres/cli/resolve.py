@@ -150,7 +150,8 @@ def embed_cmd(app: App, as_json: bool) -> None:
         app.emit_json(stats)
         return
     app.out.print(f"{stats.embedded:,} of {stats.entities:,} entities embedded with {stats.model} "
-                  f"({stats.dimensions} dimensions, {stats.precision}); FastRP {'written' if stats.fastrp else 'skipped'}")
+                  f"({stats.dimensions} dimensions, {stats.precision}); "
+                  f"FastRP {'written' if stats.fastrp else 'skipped'}")
 
 
 @main.command("rollback")
