@@ -280,6 +280,9 @@ def test_cli_resolve_rejects_bad_settings(db, neo4j_env, tmp_path):
     assert out.exit_code == 1 and "invalid [resolve] settings" in out.stderr
     out = CliRunner().invoke(main, ["resolve", "--config", str(cfg)])  # the spelling
     assert out.exit_code == 1 and "invalid [resolve] settings" in out.stderr
+    cfg.write_text('[resolve.embed]\nbf16 = "maybe"\n')
+    out = CliRunner().invoke(main, ["--config", str(cfg), "resolve"])
+    assert out.exit_code == 1 and "invalid [resolve] settings" in out.stderr and "bf16" in out.stderr
     assert db.run("MATCH (r:ResolutionRun) RETURN count(r) AS n")[0]["n"] == 0  # nothing started
 
 
