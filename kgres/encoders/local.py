@@ -26,7 +26,7 @@ def local_encoder(cfg: EncoderConfig) -> tuple[Encoder, int]:
         # "Already borrowed" (texts encoded ahead on a thread, kgres.resolve.embed.encode_ahead)
         with _encoding:
             vectors = _encode(model, texts, cfg.batch_size, half)
-        return [[float(x) for x in v] for v in vectors]
+        return vectors.tolist()  # the same Python floats as float() of each element, in one call
 
     return encode, int((getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension)())
 
