@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from kgres.encoders import EncoderConfig
 from kgres.encoders.endpoint import endpoint_encoder
-from kgres.encoders.local import local_model, native_bf16
+from kgres.encoders.local import PROBES, local_model, native_bf16
 
 _log = logging.getLogger(__name__)
 
@@ -58,8 +58,8 @@ def load_query_encoder(cfg: EncoderConfig, threads: int | None = None, trace: bo
     def encode_with(first: Callable[[dict], dict], text: str) -> Any:
         # optimized_execution(False) (thread-local) runs the frozen graph as traced. The default
         # profiling executor re-specialises it on the shapes it has seen, and after questions of
-        # other lengths (the probes below, a long question) it fell back to a slower plan: 9-10 ms
-        # a question instead of 5-6 here, depending on what came first.
+        # other lengths (_traced_transformer's probes, a long question) it fell back to a slower
+        # plan: 9-10 ms a question instead of 5-6 here, depending on what came first.
         with torch.inference_mode(), torch.jit.optimized_execution(False):
             features = {k: v.to(model.device) if hasattr(v, "to") else v for k, v in prepare([text]).items()}
             features = first(features)
@@ -77,12 +77,6 @@ def load_query_encoder(cfg: EncoderConfig, threads: int | None = None, trace: bo
     return QueryEncoder(lambda text: encode_with(chosen, text).tolist(), traced=traced is not None, bf16=half)
 
 
-# Probe texts for checking a traced transformer: one token, a question, and a long sentence.
-_TRACE_PROBES = ("x", "Who lodges at 221B Baker Street with Dr. Watson?",
-                 "The Royal Society of London for Improving Natural Knowledge, founded in November 1660, "
-                 "is a learned society and the United Kingdom's national academy of sciences.")
-
-
 def _traced_transformer(model: Any, prepare: Callable, encode_with: Callable,
                         bf16: bool = False) -> Callable[[dict], dict] | None:
     """The first module of ``model`` (a sentence-transformers ``Transformer`` over a text model) as
@@ -97,7 +91,7 @@ def _traced_transformer(model: Any, prepare: Callable, encode_with: Callable,
         return None
     if bf16:
         inner = _bf16_linears(copy.deepcopy(inner))
-    example = prepare([_TRACE_PROBES[1]])
+    example = prepare([PROBES[1]])  # the question
     names = [k for k in ("input_ids", "attention_mask", "token_type_ids") if k in example]
 
     class _Hidden(torch.nn.Module):
@@ -124,7 +118,7 @@ def _traced_transformer(model: Any, prepare: Callable, encode_with: Callable,
         return features
 
     floor = 0.9999 if bf16 else 0.99999
-    for text in _TRACE_PROBES:
+    for text in PROBES:
         cos = float(encode_with(first, text) @ encode_with(traced, text))
         if cos < floor:
             _log.info("traced query encoder%s differs from the model (cosine %.6f on %r); not used",
