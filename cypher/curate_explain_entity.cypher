@@ -12,6 +12,7 @@ CALL (e) {
 CALL (e) {
   OPTIONAL MATCH (e)-[c:CANDIDATE]-(o:Entity)
   WHERE c.band IN ['review', 'reject']
+  WITH c, o ORDER BY c.run_id, o.id  // not the edges' order: a score stage writes them from two transactions
   RETURN collect(CASE WHEN o IS NULL THEN NULL ELSE {other_id: o.id, other_name: o.name, band: c.band,
                  score: c.score, run_id: c.run_id, cannot_link: c.cannot_link,
                  signals: c.signals_json} END) AS pairs

@@ -1,7 +1,7 @@
-"""Neo4j round trips that run while Python works: one at a time, on a worker thread.
+"""Neo4j round trips that run while Python works, on worker threads.
 
 A stage that alternates "build a batch in Python" and "send it to Neo4j" leaves one of the two
-idle at any moment. :class:`Overlap` keeps one call in flight: the caller submits a call, goes on
+idle at any moment. :class:`Overlap` keeps a call in flight: the caller submits a call, goes on
 building the next batch, and the next submission (or leaving the ``with`` block) first waits for the
 previous call, re-raising its error there. Calls run in submission order, never two at once, so
 what the database sees is exactly what the same calls made in turn would do.
@@ -10,35 +10,47 @@ what the database sees is exactly what the same calls made in turn would do.
         for batch in batches:
             ahead.submit(db.write, "name", rows=batch)   # returns the previous call's result
 
+``depth`` > 1 keeps that many calls in flight, as as many concurrent transactions, each started
+once the oldest is done. Only for calls whose order the database cannot see: each creates records
+no other call touches (a score stage's new CANDIDATE edges), so any interleaving commits the same
+graph. While one transaction commits, the server runs the next on the other core.
+
 The driver is thread-safe and every :class:`~kgres.db.Database` call opens its own session, so a
-call on the worker thread needs nothing more.
+call on a worker thread needs nothing more.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 
 class Overlap:
-    """One call in flight on a worker thread (see the module docstring)."""
+    """Up to ``depth`` calls in flight on worker threads (see the module docstring)."""
 
-    def __init__(self, name: str = "kgres-overlap") -> None:
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
-        self._pending: Future | None = None
+    def __init__(self, name: str = "kgres-overlap", depth: int = 1) -> None:
+        if depth < 1:
+            raise ValueError(f"depth must be at least 1, not {depth}")
+        self._pool = ThreadPoolExecutor(max_workers=depth, thread_name_prefix=name)
+        self._depth = depth
+        self._pending: deque[Future] = deque()
 
     def submit(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        """Wait for the call in flight (re-raising its error), start ``fn(*args, **kwargs)``, and
-        return what the previous call returned (None when there was none)."""
-        previous = self.wait()
-        self._pending = self._pool.submit(fn, *args, **kwargs)
+        """Start ``fn(*args, **kwargs)``; first, with ``depth`` calls in flight, wait for the oldest
+        (re-raising its error) and return what it returned (None when fewer were in flight)."""
+        previous = self._pending.popleft().result() if len(self._pending) >= self._depth else None
+        self._pending.append(self._pool.submit(fn, *args, **kwargs))
         return previous
 
     def wait(self) -> Any:
-        """Wait for the call in flight, if any, and return its result (re-raising its error)."""
-        pending, self._pending = self._pending, None
-        return pending.result() if pending is not None else None
+        """Wait for the calls in flight, oldest first, and return the newest one's result (None when
+        none was in flight; re-raising the first error)."""
+        result = None
+        while self._pending:
+            result = self._pending.popleft().result()
+        return result
 
     def __enter__(self) -> "Overlap":
         return self
@@ -47,10 +59,9 @@ class Overlap:
         try:
             if exc_type is None:
                 self.wait()
-            elif self._pending is not None:
-                # the caller failed: let the call in flight finish (nothing runs on after the
-                # stage returns) but report the caller's error, not a second one
-                self._pending.exception()
-                self._pending = None
         finally:
+            # the caller or a call failed: let the calls in flight finish (nothing runs on after the
+            # stage returns) but report the first error, not a second one
+            while self._pending:
+                self._pending.popleft().exception()
             self._pool.shutdown(wait=True)

@@ -55,7 +55,7 @@ def threshold_sweep(db: Database, run_id: str, gold: dict[str, str],
         return _model_sweep(db, first, before, gold, thresholds, ClusterConfig.model_validate(cfg.get("cluster") or {}))
     mentions = Counter(before.values())
     stored = {}
-    for r in db.stream("evaluate_run_pairs", run_id=first):
+    for r in _pairs(db, first):
         signals = json.loads(r["signals"] or "{}")
         known = signals.get("name_rule") != "disjoint" and "ambiguous_name" not in signals
         stored[(r["a"], r["b"])] = (r["score"], signals.get("cannot_link"), known)
@@ -69,13 +69,19 @@ def threshold_sweep(db: Database, run_id: str, gold: dict[str, str],
     return points
 
 
+def _pairs(db: Database, run_id: str) -> list[dict]:
+    """The scored pairs of ``run_id`` in id order (clustering meets ties in the order it is given
+    them; the edges' own order is the order their write transactions committed in)."""
+    return sorted(db.stream("evaluate_run_pairs", run_id=run_id), key=lambda r: (r["a"], r["b"]))
+
+
 def _model_sweep(db: Database, run_id: str, before: dict[str, str], gold: dict[str, str],
                  thresholds: tuple[float, ...], cfg: ClusterConfig) -> list[SweepPoint]:
     """The default strategy's sweep: its stored pairs re-banded at each probability threshold (pairs
     a constraint forbids, or whose names say too little, stay out of the auto band as in the run) and
     clustered again in one pass."""
     rows = []
-    for r in db.stream("evaluate_run_pairs", run_id=run_id):
+    for r in _pairs(db, run_id):
         signals = json.loads(r["signals"] or "{}")  # none on a reject: its name rule and veto are the edge's
         rows.append({"a": r["a"], "b": r["b"], "p": r["score"], "name_rule": r["name_rule"],
                      "vetoed": bool(r["cannot_link"]), "capped": bool(signals.get("capped")),
