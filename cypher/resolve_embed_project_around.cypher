@@ -14,13 +14,19 @@ UNWIND $ids AS id
 MATCH (f:Entity {id: id})
 OPTIONAL MATCH (f)-[:RELATED]-(n:Entity)
 WHERE COUNT { (n)-[:RELATED]-() } <= $max_degree
-WITH collect(DISTINCT f) + collect(DISTINCT n) AS around
+WITH collect(DISTINCT f) + collect(DISTINCT n) AS found
+CALL (found) {  // in id order, as resolve_embed_project gives its rows (why there)
+  UNWIND found AS x
+  WITH DISTINCT x ORDER BY x.id
+  RETURN collect(x) AS around
+}
 CALL (around) {
   UNWIND around AS t
   MATCH (t)-[r:RELATED]-(:Entity)
   WITH DISTINCT r
-  WITH startNode(r) AS s, endNode(r) AS o
+  WITH startNode(r) AS s, endNode(r) AS o, r.predicate AS predicate
   WHERE s.embedding IS NOT NULL AND o.embedding IS NOT NULL
+  WITH s, o ORDER BY s.id, o.id, predicate
   RETURN collect([s, o]) AS edges
 }
 CALL (around, edges) {

@@ -261,3 +261,39 @@ def test_encoding_ahead_is_not_for_endpoints_and_a_model_that_fails_fails_in_emb
     assert ahead.take() == {}
     with pytest.raises(ConfigError, match="cannot load embedding model 'no-such-model-anywhere' offline"):
         embed(graph, broken, ahead=ahead)
+
+
+def test_context_embeddings_do_not_depend_on_the_order_the_edges_were_stored_in(db, tmp_path):
+    """The same graph gives the same context embeddings, to the bit, whichever order its RELATED edges
+    were stored in (which relationship ids a transaction got varies from one run to the next): a hub's
+    context adds up thirty neighbours, and floats added in another order round differently."""
+    from kgres.resolve.embed import context_around, embed, structural
+    from tests.graphs import contexts
+
+    people = [f"{first} {last}" for first in ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald")
+              for last in ("Lovelace", "Turing", "Hopper", "Dijkstra", "Liskov")]
+    records = [{"kind": "chunk", "id": "c1", "text": "Acme employs people."},
+               {"kind": "mention", "id": "hub", "name": "Acme Corporation", "type": "ORG", "chunk_id": "c1"}]
+    records += [{"kind": "mention", "id": f"p{i}", "name": n, "type": "PERSON", "chunk_id": "c1"}
+                for i, n in enumerate(people)]
+    records += [{"kind": "triple", "subject": "hub", "predicate": "EMPLOYS", "object": f"p{i}"}
+                for i in range(len(people))]
+    ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "g.jsonl", records))
+    embed(db)
+    ids = ["ent:jsonl:hub", "ent:jsonl:p0", "ent:jsonl:p7"]
+
+    def around() -> dict:
+        db.run("MATCH (e:Entity) WHERE e.id IN $ids REMOVE e.context_embedding", ids=ids)
+        context_around(db, ids, 128, 42)
+        return {i: v for i, v in contexts(db).items() if i in ids}
+
+    whole, near = contexts(db), around()
+    edges = db.run("MATCH (a:Entity)-[r:RELATED]->(b:Entity) RETURN a.id AS a, b.id AS b, properties(r) AS p "
+                   "ORDER BY a.id DESC, b.id DESC")
+    db.run("MATCH (:Entity)-[r:RELATED]->(:Entity) DELETE r")
+    db.run("UNWIND $rows AS row MATCH (a:Entity {id: row.a}), (b:Entity {id: row.b}) "
+           "CREATE (a)-[r:RELATED]->(b) SET r = row.p", rows=edges)
+    structural(db, 128, 42, topology=False)
+    assert contexts(db) == whole
+    assert around() == near
+    assert all(v is not None for v in near.values())
