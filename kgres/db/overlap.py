@@ -3,17 +3,17 @@
 A stage that alternates "build a batch in Python" and "send it to Neo4j" leaves one of the two
 idle at any moment. :class:`Overlap` keeps a call in flight: the caller submits a call, goes on
 building the next batch, and the next submission (or leaving the ``with`` block) first waits for the
-previous call, re-raising its error there. Calls run in submission order, never two at once, so
-what the database sees is exactly what the same calls made in turn would do.
+previous call, re-raising its error there. By default calls run in submission order, never two at
+once, so what the database sees is exactly what the same calls made in turn would do.
 
     with Overlap() as ahead:
         for batch in batches:
             ahead.submit(db.write, "name", rows=batch)   # returns the previous call's result
 
-``depth`` > 1 keeps that many calls in flight, as as many concurrent transactions, each started
-once the oldest is done. Only for calls whose order the database cannot see: each creates records
-no other call touches (a score stage's new CANDIDATE edges), so any interleaving commits the same
-graph. While one transaction commits, the server runs the next on the other core.
+``depth`` > 1 keeps that many calls in flight, as concurrent transactions; a submission beyond them
+first waits for the oldest. Only for calls whose order the database cannot see: each writes records
+no other call touches (a score stage's own CANDIDATE edges), so any interleaving commits the same
+graph, and while one transaction commits the server runs the next on the other core.
 
 The driver is thread-safe and every :class:`~kgres.db.Database` call opens its own session, so a
 call on a worker thread needs nothing more.
