@@ -233,6 +233,17 @@ def test_cli_resolve_explain_rollback(db, neo4j_env, tmp_path):
     apple = json.loads(run.invoke(main, ["explain", "Apple I", "--json"]).output)
     assert any("numbers differ" in (p["cannot_link"] or "") and p["other_name"] == "Apple II" for p in apple["pairs"])
     assert run.invoke(main, ["explain", "nobody at all"]).exit_code == 1
+    # kept-apart pairs by run and other id, not in the order their edges were stored (a score stage
+    # writes from two transactions): the same edges stored again in another order list the same
+    from kgres.curate.explain import explain
+    edges = db.run("MATCH (a:Entity)-[c:CANDIDATE]->(b:Entity) RETURN a.id AS a, b.id AS b, properties(c) AS p "
+                   "ORDER BY c.run_id, a.id, b.id")
+    db.run("MATCH (:Entity)-[c:CANDIDATE]->(:Entity) DELETE c")
+    db.run("UNWIND $rows AS row MATCH (a:Entity {id: row.a}), (b:Entity {id: row.b}) "
+           "CREATE (a)-[c:CANDIDATE]->(b) SET c = row.p", rows=edges)
+    listed = [explain(db, r["id"]).pairs for r in db.run("MATCH (e:Entity) RETURN e.id AS id ORDER BY id")]
+    several = [p for p in listed if len({x["other_id"] for x in p}) > 1]
+    assert several and all(p == sorted(p, key=lambda x: (x["run_id"], x["other_id"])) for p in several)
     assert run.invoke(main, ["rollback", run_id]).exit_code == 0
     assert len(groups(db)) == 18
     rebuilt = run.invoke(main, ["rebuild", "--json"], catch_exceptions=False)
