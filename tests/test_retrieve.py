@@ -377,3 +377,37 @@ def test_http_hardening_token_first_no_echo_body_limit_any_id(resolved):
         create_app(resolved, Retriever(resolved), token=" ")
     with pytest.raises(ConfigError, match="KGRES_SERVE_TOKEN"):
         check_bind("0.0.0.0", " ")
+
+
+
+def test_communities_do_not_depend_on_the_order_the_edges_were_stored_in(db, tmp_path):
+    """The same graph gets the same Leiden communities, ids and all, and the same PageRank ranking,
+    whichever order its RELATED edges were stored in (which relationship ids a transaction got varies
+    from one load of the same input to the next): GDS numbers the projection's nodes as it meets them,
+    Leiden (seeded, single-threaded) visits them in that order, and equal PageRank scores rank by it.
+    Three hubs stored first and sharing thirty neighbours meet them through their edges."""
+    hubs = {"h0": range(0, 20), "h1": range(10, 30), "h2": [*range(0, 5), *range(25, 30)]}
+    records = [{"kind": "chunk", "id": "c1", "text": "Three firms and their people."}]
+    records += [{"kind": "mention", "id": h, "name": f"Firm {h}", "type": "ORG", "chunk_id": "c1"} for h in hubs]
+    records += [{"kind": "mention", "id": f"p{i}", "name": f"Person {i}", "type": "PERSON", "chunk_id": "c1"}
+                for i in range(30)]
+    records += [{"kind": "triple", "subject": h, "predicate": "EMPLOYS", "object": f"p{i}"}
+                for h, people in hubs.items() for i in people]
+    ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "g.jsonl", records))
+
+    def state() -> tuple[dict, list]:
+        db.run("CALL gds.graph.list() YIELD graphName CALL gds.graph.drop(graphName) YIELD nodeCount RETURN 1")
+        r = Retriever(db)
+        r.communities(force=True)
+        ranked = db.query("retrieve_ppr", graph=r.projection(), seeds=["ent:jsonl:h0"], limit=50, damping=0.85)
+        communities = db.run("MATCH (e:Entity) RETURN e.id AS id, e.community AS c")
+        return {x["id"]: x["c"] for x in communities}, [(x["id"], round(x["score"], 9)) for x in ranked]
+
+    first = state()
+    assert len(first[1]) == 33
+    edges = db.run("MATCH (a:Entity)-[r:RELATED]->(b:Entity) RETURN a.id AS a, b.id AS b, properties(r) AS p "
+                   "ORDER BY a.id DESC, b.id DESC")
+    db.run("MATCH (:Entity)-[r:RELATED]->(:Entity) DELETE r")
+    db.run("UNWIND $rows AS row MATCH (a:Entity {id: row.a}), (b:Entity {id: row.b}) "
+           "CREATE (a)-[r:RELATED]->(b) SET r = row.p", rows=edges)
+    assert state() == first
