@@ -364,9 +364,12 @@ def test_an_increments_reads_on_threads_propose_what_they_propose_one_after_anot
     monkeypatch.setattr(block_module, "READERS", 1)
     one_by_one = propose(db, cfg, focus=focus, incremental=True)
     monkeypatch.setattr(block_module, "READERS", 3)
-    threaded = propose(db, cfg, focus=focus, incremental=True)
+    done, total = [], []
+    threaded = propose(db, cfg, focus=focus, incremental=True, on_batch=done.append, on_total=total.append)
     assert dict(threaded) == dict(one_by_one)
     assert set(threaded.by_strategy()) >= {"exact", "acronym", "attributes", "codes"}  # every kind of read ran
+    # progress: each entity once by the structural walk and once by the per-entity reads, as announced
+    assert total == [2 * len(focus)] and sum(done) == 2 * len(focus)
 
 
 def test_a_failed_read_of_an_increment_fails_its_blocking_with_the_databases_error(db, tmp_path, monkeypatch):

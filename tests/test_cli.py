@@ -50,7 +50,7 @@ def test_ingest_json_then_table(run, db, neo4j_env, tmp_path):
                                               {"kind": "mention", "id": "m2", "name": "Holmes"}])
     result = run("ingest", "jsonl", str(path), "--json")
     assert result.exit_code == 0
-    assert json.loads(result.output)["mentions"] == 2
+    assert json.loads(result.stdout)["mentions"] == 2
     again = run("ingest", "jsonl", str(path))
     assert again.exit_code == 0 and "nodes created" in again.output
 
@@ -127,3 +127,39 @@ def test_names_that_would_drive_the_terminal_are_shown_escaped(run, db, neo4j_en
     assert "\x1b" not in out.output and "\\u001b[31mAlert" in out.output
     doc = json.loads(run("explain", "ent:jsonl:m1", "--json").output)
     assert doc["entity"]["name"] == "Invoice \u202egpj.exe"  # data stays as it was; only display escapes
+
+
+@pytest.mark.parametrize("terminal", [False, True], ids=["log", "terminal"])
+def test_stage_progress_says_what_each_stage_did(terminal):
+    """A long command's stderr: each note, and one line per finished stage with its count, seconds and
+    rate, on a terminal (beside the live bar) or not; a stage an error leaves says how far it got."""
+    import io
+    import re
+
+    from rich.console import Console
+
+    from kgres.cli.progress import StageProgress
+
+    buf = io.StringIO()
+    with pytest.raises(RuntimeError, match="boom"):
+        with StageProgress(Console(file=buf, force_terminal=terminal, width=200)) as progress:
+            progress("incremental: 3 new entities against the resolved graph")
+            progress.stage("pass 2: score")
+            progress.expect(3000, "pairs")
+            progress.advance(1000)
+            progress.advance(2000)
+            progress.end()
+            progress.stage("pass 2: cluster")
+            progress.stage("pass 2: merge")
+            progress.expect(10, "entities")
+            progress.advance(4)
+            raise RuntimeError("boom")
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", buf.getvalue())  # a terminal's control sequences
+    lines = [line.strip() for line in text.replace("\r", "\n").splitlines() if line.strip()]
+    said = [line for line in lines if line.startswith(("incremental", "pass 2: score  ", "pass 2: cluster  ",
+                                                       "pass 2: merge  "))]
+    assert said[0] == "incremental: 3 new entities against the resolved graph"
+    assert re.fullmatch(r"pass 2: score  3,000 pairs in \d+\.\d s \([\d,]+ pairs/s\)", said[1])
+    assert re.fullmatch(r"pass 2: cluster  \d+\.\d s", said[2])
+    assert re.fullmatch(r"pass 2: merge  stopped after \d+\.\d s, 4 of 10 entities done", said[3])
+    assert len(said) == 4

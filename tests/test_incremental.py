@@ -332,7 +332,7 @@ def test_cli_ingest_resolve_says_it_was_incremental(db, neo4j_env, tmp_path, mon
     assert bad_input.exit_code == 1 and "name" in bad_input.stderr and loads == []
     first = run.invoke(main, ["ingest", "jsonl", str(fixture(tmp_path)), "--resolve", "--json"],
                        catch_exceptions=False)
-    doc = json.loads(first.output)
+    doc = json.loads(first.stdout)
     assert first.exit_code == 0 and doc["ingest"]["mentions"] == 18 and not doc["resolve"]["incremental"]
     assert len(loads) == 1
     out = run.invoke(main, ["ingest", "jsonl", str(new_mentions(tmp_path, ("n1", "Mr. Sherlock Holmes", "PERSON"))),

@@ -127,5 +127,5 @@ def test_cli_writer_fails_with_exit_1_naming_the_holder_and_readers_never_wait(d
         status = run.invoke(main, ["status", "--json"], catch_exceptions=False)  # a reader
         assert status.exit_code == 0 and json.loads(status.output)
     done = run.invoke(main, ["resolve", "--json"], catch_exceptions=False)
-    assert done.exit_code == 0 and json.loads(done.output)["merged_entities"] > 0
+    assert done.exit_code == 0 and json.loads(done.stdout)["merged_entities"] > 0
     assert holder(db) is None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import re
 from pathlib import Path
 
 import pytest
@@ -225,7 +226,22 @@ def test_cli_resolve_explain_rollback(db, neo4j_env, tmp_path):
     run = CliRunner()
     out = run.invoke(main, ["resolve", "--json"], catch_exceptions=False)
     assert out.exit_code == 0
-    run_id = json.loads(out.output)["run_id"]
+    doc = json.loads(out.stdout)
+    run_id = doc["run_id"]
+    # off a terminal, stderr says what each stage did as it ends, with the counts the run reports
+    said = out.stderr.splitlines()
+    assert [x.split("  ")[0] for x in said[:8]] == ["pass 1: normalize", "pass 1: collapse", "pass 2: normalize",
+                                                   "pass 2: embed", "pass 2: block", "pass 2: score",
+                                                   "pass 2: cluster", "pass 2: merge"]
+
+    def counted(stage: str, unit: str) -> list[int]:
+        found = (re.fullmatch(rf"pass \d+: {stage}  ([\d,]+) {unit} in \d+\.\d s \([\d,]+ {unit}/s\)", x) for x in said)
+        return [int(m[1].replace(",", "")) for m in found if m]
+
+    scored = counted("score", "pairs")
+    assert len(scored) == doc["passes"] - 1 and sum(scored) == doc["candidate_pairs"]
+    assert sum(counted("(?:collapse|merge)", "entities")) == doc["merged_entities"] > 0
+    assert counted("block", "entity reads")[0] == 18 - doc["collapsed_entities"]
     ex = run.invoke(main, ["explain", "Holmes", "--json"], catch_exceptions=False)
     doc = json.loads(ex.output)
     assert doc["entity"]["name"] == "Sherlock Holmes" and len(doc["mentions"]) == 5
@@ -402,7 +418,7 @@ def test_a_resolve_stopped_by_the_pass_cap_says_so_and_the_next_goes_on(db, neo4
     assert merged > 0  # the one scored pass merged
     assert f"stopped after 2 passes ([resolve] max_passes) while its last pass still merged {merged:,} " \
            "entities" in " ".join(out.stderr.split())
-    stats = json.loads(CliRunner().invoke(main, ["resolve", "--json"], catch_exceptions=False).output)
+    stats = json.loads(CliRunner().invoke(main, ["resolve", "--json"], catch_exceptions=False).stdout)
     assert stats["converged"] and stats["last_pass_merged"] == 0  # its last pass, over every entity, merged none
 
 

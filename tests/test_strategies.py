@@ -165,14 +165,14 @@ def test_cli_strategy_mode_embed_and_same_as_export(db, neo4j_env, tmp_path):
     ingest.ingest(db, "jsonl", fixture(tmp_path))
     cli = CliRunner()
     out = cli.invoke(main, ["embed", "--json"], catch_exceptions=False)
-    assert out.exit_code == 0 and json.loads(out.output)["embedded"] == 18
+    assert out.exit_code == 0 and json.loads(out.stdout)["embedded"] == 18
     out = cli.invoke(main, ["resolve", "--strategy", "exact-name", "--json"], catch_exceptions=False)
-    doc = json.loads(out.output)
+    doc = json.loads(out.stdout)
     assert out.exit_code == 0 and (doc["strategy"], doc["merged_entities"]) == ("exact-name", 1)
     assert db.run("MATCH (r:ResolutionRun {id: $id}) RETURN r.strategy AS s", id=doc["run_id"])[0]["s"] == "exact-name"
     assert cli.invoke(main, ["rollback", doc["run_id"]]).exit_code == 0
     out = cli.invoke(main, ["resolve", "--mode", "synonym", "--json"], catch_exceptions=False)
-    assert json.loads(out.output)["synonym_links"] > 0
+    assert json.loads(out.stdout)["synonym_links"] > 0
     plain = cli.invoke(main, ["export", "clusters"], catch_exceptions=False).output.splitlines()
     joined = cli.invoke(main, ["export", "clusters", "--same-as"], catch_exceptions=False).output.splitlines()
     assert len(plain) == 18 and len(joined) < 18

@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from kgres import ingest as ingest_stage
 from kgres import schema
 from kgres.cli import App, json_option, main, writes
+from kgres.cli.progress import StageProgress
 from kgres.cli.resolve import print_resolve, resolve_config
 from kgres.resolve import preload, resolve
 
@@ -108,26 +108,38 @@ def ingest_cmd(app: App, fmt: str, path: Path, source: str | None, batch_size: i
     """
     cfg = resolve_config(app) if then_resolve else None  # bad settings fail before anything is written
     schema.init(app.db, app.settings.schema_)
-    progress = Progress(TextColumn("{task.description:<10}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                        console=app.err, transient=True)
-    tasks: dict[str, int] = {}
+    expected: dict[str, int] = {}
+    under_way: list[str] = []  # the kinds written so far, the one being written last
+
+    def write(kind: str) -> None:
+        under_way.append(kind)
+        progress.stage(f"ingest: {kind}")
+        progress.expect(expected.get(kind), kind)
 
     def on_read(src: ingest_stage.Source) -> None:  # the input is valid; nothing is written yet
         if cfg is not None:
             preload(cfg)  # the embedding model loads while the import writes (a cold load is about 8 s)
-        for kind in ("documents", "chunks", "mentions", "triples"):
-            if src.counts.get(kind):
-                tasks[kind] = progress.add_task(kind, total=src.counts[kind])
+        expected.update(src.counts)
+        first = next((k for k in ("documents", "chunks", "mentions", "triples") if src.counts.get(k)), None)
+        if first is not None:
+            write(first)
+        else:
+            progress.end()
 
-    with progress:
+    def on_progress(kind: str, n: int) -> None:  # kinds are written one after another, in that order
+        if under_way[-1:] != [kind]:
+            write(kind)
+        progress.advance(n)
+
+    resolved = None
+    with StageProgress(app.err) as progress:
+        progress.stage("ingest: read and check")
         stats = ingest_stage.ingest(app.db, fmt, path, source=source,
                                     batch_size=batch_size or app.settings.ingest.batch_size, on_read=on_read,
-                                    on_progress=lambda kind, n: progress.advance(tasks[kind], n))
-    resolved = None
-    if cfg is not None:
-        with app.err.status("resolving") as spinner:
-            resolved = resolve(app.db, cfg, on_step=lambda m: spinner.update(f"resolving: {m}"),
-                               fastrp_dimensions=app.settings.schema_.fastrp_dimensions)
+                                    on_progress=on_progress)
+        progress.end()
+        if cfg is not None:
+            resolved = resolve(app.db, cfg, on_step=progress, fastrp_dimensions=app.settings.schema_.fastrp_dimensions)
     if as_json:
         app.emit_json({"ingest": stats.model_dump(), "resolve": resolved.model_dump()} if resolved else stats)
         return

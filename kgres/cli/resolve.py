@@ -8,6 +8,7 @@ import click
 from rich.table import Table
 
 from kgres.cli import App, json_option, main, writes
+from kgres.cli.progress import StageProgress
 from kgres.errors import ConfigError
 from kgres.ingest.rollback import is_ingest_run
 from kgres.ingest.rollback import rollback as ingest_rollback
@@ -60,9 +61,9 @@ def resolve_cmd(app: App, strategy: str | None, mode: str | None, config: Path |
     if config is not None:
         app.config_file = config
     cfg = resolve_config(app, strategy, mode)
-    with app.err.status("resolving") as spinner:
-        stats = resolve(app.db, cfg, on_step=lambda m: spinner.update(f"resolving: {m}"),
-                        fastrp_dimensions=app.settings.schema_.fastrp_dimensions, new=new)
+    with StageProgress(app.err) as progress:
+        stats = resolve(app.db, cfg, on_step=progress, fastrp_dimensions=app.settings.schema_.fastrp_dimensions,
+                        new=new)
     if as_json:
         app.emit_json(stats)
         return
@@ -134,18 +135,17 @@ def embed_cmd(app: App, as_json: bool) -> None:
     Example:
         kgres embed --json
     """
-    from rich.progress import Progress
-
     from kgres.resolve.embed import EmbedConfig, embed
 
     try:
         cfg = EmbedConfig.model_validate(app.settings.resolve.get("embed", {}))
     except ValueError as e:
         raise ConfigError(f"invalid [resolve.embed] settings: {e}") from e
-    with Progress(console=app.err, transient=True, disable=as_json) as progress:
-        task = progress.add_task("embedding", total=None)
+    with StageProgress(app.err) as progress:
+        progress.stage("embed")
+        progress.expect(app.db.count("Entity"), "entities")
         stats = embed(app.db, cfg, fastrp_dimensions=app.settings.schema_.fastrp_dimensions,
-                      on_batch=lambda n: progress.advance(task, n))
+                      on_batch=progress.advance)
     if as_json:
         app.emit_json(stats)
         return

@@ -137,10 +137,11 @@ class Proposals(dict[tuple[str, str], list[str]]):
 def block(db: Database, run_id: str, cfg: BlockConfig = BlockConfig(),
           on_batch: Callable[[int], None] = lambda n: None, focus: list[str] | None = None,
           incremental: bool = False, vectors: VectorCache | None = None,
-          carried: Iterable[tuple[str, str]] = (), words: LexicalWords | None = None) -> BlockStats:
+          carried: Iterable[tuple[str, str]] = (), words: LexicalWords | None = None,
+          on_total: Callable[[int], None] = lambda n: None) -> BlockStats:
     """Write :func:`propose`'s pairs as unscored CANDIDATE edges of ``run_id``; idempotent (one edge
     per pair and run). Arguments as :func:`propose`."""
-    pairs = propose(db, cfg, on_batch, focus, incremental, vectors, carried, words)
+    pairs = propose(db, cfg, on_batch, focus, incremental, vectors, carried, words, on_total)
     rows = [[a, b, methods] for (a, b), methods in pairs.items()]
     for i in range(0, len(rows), 5000):
         db.write("resolve_block_pairs", pairs=rows[i:i + 5000], run_id=run_id)
@@ -150,7 +151,7 @@ def block(db: Database, run_id: str, cfg: BlockConfig = BlockConfig(),
 def propose(db: Database, cfg: BlockConfig = BlockConfig(), on_batch: Callable[[int], None] = lambda n: None,
             focus: list[str] | None = None, incremental: bool = False,
             vectors: VectorCache | None = None, carried: Iterable[tuple[str, str]] = (),
-            words: LexicalWords | None = None) -> Proposals:
+            words: LexicalWords | None = None, on_total: Callable[[int], None] = lambda n: None) -> Proposals:
     """The candidate pairs of every strategy of ``cfg``, in id order; the database is only read
     (and the full-text index rebuilt).
 
@@ -165,7 +166,9 @@ def propose(db: Database, cfg: BlockConfig = BlockConfig(), on_batch: Callable[[
     focus's: a focused pass scores again the pairs an earlier pass of the resolve had with what has
     just merged, without blocking their far side again (``resolve_focus_partner_pairs``).
     ``words``: the graph's words the passes of one resolve share for lexical queries (default: read
-    them now; :class:`LexicalWords`).
+    them now; :class:`LexicalWords`). ``on_batch`` is told how many entity reads each read did, and
+    ``on_total`` once how many there will be: an entity is read once by the structural walk where
+    there is one, and once by the per-entity strategies.
     """
     out = Proposals()
     out.add(carried, "partner")
@@ -184,7 +187,7 @@ def propose(db: Database, cfg: BlockConfig = BlockConfig(), on_batch: Callable[[
     if "structural" in cfg.strategies and walk_structural:
         for ids in (focus[i:i + cfg.batch_size] for i in range(0, len(focus), cfg.batch_size)) \
                 if focus is not None else db.entity_ids(cfg.batch_size):
-            reads.append(("structural", lambda ids=ids: _walked(db, cfg, ids), 0))
+            reads.append(("structural", lambda ids=ids: _walked(db, cfg, ids), len(ids)))
     if ("structural" in cfg.strategies and not walk_structural) or "kmeans" in cfg.strategies:
         _graph_wide(db, out, cfg if not walk_structural else cfg.model_copy(update={"strategies": tuple(
             s for s in cfg.strategies if s != "structural")}), focus)
@@ -207,6 +210,7 @@ def propose(db: Database, cfg: BlockConfig = BlockConfig(), on_batch: Callable[[
         for n, strategy in enumerate(per_entity):
             reads.append((strategy, lambda ids=ids, strategy=strategy: _per_entity(db, cfg, strategy, ids, spelt),
                           len(ids) if n == len(per_entity) - 1 else 0))
+    on_total(sum(done for _, _, done in reads))
     for method, pairs, done in _gathered(reads, READERS if walk else 1):
         out.add(pairs, method)
         if done:

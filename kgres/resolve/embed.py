@@ -115,7 +115,7 @@ def embed(db: Database, cfg: EmbedConfig = EmbedConfig(), fastrp_dimensions: int
     left as the last whole run wrote it. ``ahead``: texts already encoded (:func:`encode_ahead`).
     ``topology`` False: a whole recompute writes the context embeddings only, not the topology-only
     ``fastrp`` (which the match model never reads: a resolve writes it once, after its last merge, with
-    :func:`topology`).
+    :func:`topology`). ``on_batch`` is told how many entities each page looked at.
 
     Raises:
         ConfigError: the model cannot be loaded, or its dimension differs from the vector index.
@@ -138,7 +138,7 @@ def embed(db: Database, cfg: EmbedConfig = EmbedConfig(), fastrp_dimensions: int
         if stale:
             db.write("resolve_embed_write", rows=[{"id": i, "v": by_text[t], "key": k} for i, t, k in stale])
             embedded += len(stale)
-            on_batch(len(stale))
+        on_batch(len(page))
     if cfg.fastrp and total:
         if ids is None:
             structural(db, fastrp_dimensions, cfg.fastrp_seed, topology=topology)

@@ -11,7 +11,7 @@ and :func:`rollback` restores the earlier state exactly.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from kgres.db import Database, batches
@@ -21,8 +21,10 @@ from kgres.resolve.embed import refresh_context
 
 
 def apply_groups(db: Database, groups: Sequence[Group], run_id: str, method: str, decided_by: str,
-                 batch_size: int = 500, max_members: int = 5000) -> int:
-    """Merge each group into its canonical entity; return the number of entities retired.
+                 batch_size: int = 500, max_members: int = 5000,
+                 on_batch: Callable[[int], None] = lambda n: None) -> int:
+    """Merge each group into its canonical entity; return the number of entities retired
+    (``on_batch`` is told how many after each transaction).
 
     A transaction holds at most ``batch_size`` groups and about ``max_members`` members: a group
     larger than that (a chaining baseline's component of tens of thousands) is merged into its
@@ -33,7 +35,7 @@ def apply_groups(db: Database, groups: Sequence[Group], run_id: str, method: str
     for i, part in enumerate(parts):
         db.write("resolve_merge_plan_write", run_id=run_id, part=i, groups_json=json.dumps(part),
                  method=method, decided_by=decided_by)
-    return _apply(db, parts, run_id, method, decided_by)
+    return _apply(db, parts, run_id, method, decided_by, on_batch)
 
 
 @dataclass(frozen=True)
@@ -107,12 +109,14 @@ def recompute_marked_contexts(db: Database) -> None:
         db.write("resolve_embed_context_clear", ids=ids)
 
 
-def _apply(db: Database, parts: list[list[dict]], run_id: str, method: str, decided_by: str) -> int:
+def _apply(db: Database, parts: list[list[dict]], run_id: str, method: str, decided_by: str,
+           on_batch: Callable[[int], None] = lambda n: None) -> int:
     retired = 0
     for part in parts:
         db.write("resolve_merge_groups", groups=part, run_id=run_id, method=method, decided_by=decided_by)
         refresh(db, sorted({g["canonical"] for g in part}))
         retired += sum(len(g["members"]) for g in part)
+        on_batch(sum(len(g["members"]) for g in part))
     return retired
 
 

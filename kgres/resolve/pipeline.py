@@ -23,6 +23,7 @@ from kgres.db.database import REPLAN_SHARE
 from kgres.encoders import encoder_precision, preload_encoder
 from kgres.errors import KgresError
 from kgres.ingest.rollback import refuse_unfinished
+from kgres.progress import Progress, as_progress, prefixed
 from kgres.resolve import baselines
 from kgres.resolve.baselines import BaselineConfig
 from kgres.resolve.block import BlockConfig, LexicalWords, VectorCache, block, fill_mention_values, propose
@@ -40,7 +41,7 @@ from kgres.resolve.score.model import MatchModel
 from kgres.resolve.score.stage import score_pairs
 from kgres.resolve.score.training import ModelConfig
 
-Step = Callable[[str], None]
+Step = Progress | Callable[[str], None]  # a plain callable gets the notes and stage names
 ResolveStrategy = Literal["default", "rules", "exact", "exact-name", "cosine", "deg-rag"]
 ENGINES = ("default", "rules")  # kgres's own: collapse, passes, blocking, scoring, clustering
 ResolveMode = Literal["merge", "synonym", "merge+synonym"]
@@ -151,10 +152,10 @@ def resolve(db: Database, cfg: ResolveConfig = ResolveConfig(), on_step: Step = 
             cannot run incrementally; or an import did not finish (the graph holds part of an input).
     """
     with long_lived():  # kgres.resolve.heap: full garbage collections skip what the passes keep
-        return _resolve(db, cfg, on_step, run_id, fastrp_dimensions, new)
+        return _resolve(db, cfg, as_progress(on_step), run_id, fastrp_dimensions, new)
 
 
-def _resolve(db: Database, cfg: ResolveConfig, on_step: Step, run_id: str | None, fastrp_dimensions: int,
+def _resolve(db: Database, cfg: ResolveConfig, on_step: Progress, run_id: str | None, fastrp_dimensions: int,
              new: bool | None) -> ResolveStats:
     refuse_unfinished(db)
     finish_decisions(db, list(STRATEGIES))  # an accept killed mid-merge: finish it as decided
@@ -239,7 +240,7 @@ def _last_model(db: Database, strategy: str, last: dict | None = None) -> MatchM
     return MatchModel.from_json(last["model_json"]) if last and last["model_json"] else None
 
 
-def _resume(db: Database, run: dict, on_step: Step, fastrp_dimensions: int) -> ResolveStats:
+def _resume(db: Database, run: dict, on_step: Progress, fastrp_dimensions: int) -> ResolveStats:
     """Finish an interrupted run: refresh what it merged, then redo its pass (every stage is idempotent)."""
     cfg = ResolveConfig.model_validate_json(run["config"])
     base = run["parent"] or run["id"]
@@ -258,7 +259,7 @@ def _resume(db: Database, run: dict, on_step: Step, fastrp_dimensions: int) -> R
     return stats.model_copy(update={"resumed": True, "incremental": incremental})
 
 
-def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list[str] | None, on_step: Step,
+def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list[str] | None, on_step: Progress,
             fastrp_dimensions: int, model: MatchModel | None = None, incremental: bool = False,
             rekey: bool = False, carried: list[tuple[str, str]] | None = None) -> ResolveStats:
     """The passes of one resolve from pass ``first``: a collapse run, then scored passes, each
@@ -311,7 +312,7 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
         scope = focus
         stats, (focus, moved), model = _one_pass(
             db, cfg, pass_id, parent=None if n == 1 else base, focus=focus, replan=replan,
-            on_step=lambda m, n=n: on_step(f"pass {n}: {m}"), fastrp_dimensions=fastrp_dimensions,
+            on_step=prefixed(on_step, f"pass {n}: "), fastrp_dimensions=fastrp_dimensions,
             only_collapse=only_collapse, model=model, incremental=incremental, ambiguity=holders, vectors=vectors,
             words=words, memo=memo, carried=carried, ahead=None if only_collapse else ahead)
         carried = None
@@ -358,10 +359,11 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
         passes[-1] = passes[-1].model_copy(update={"synonym_links": passes[-1].synonym_links + linked})
     seconds = _sum_dicts(p.seconds for p in passes)
     if _topology_last(cfg, incremental, passes):
-        on_step("topology")
+        on_step.stage("topology")
         t = time.perf_counter()
         topology(db, fastrp_dimensions, cfg.embed.fastrp_seed)
         seconds["embed"] = seconds.get("embed", 0.0) + time.perf_counter() - t
+        on_step.end()
     if keyed:
         seconds["normalize"] = seconds.get("normalize", 0.0) + keyed
     merged = sum(p.merged_entities for p in passes)
@@ -369,10 +371,11 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
     deleted = _unindexed(db, [_pass_id(base, i) for i in range(1, first + len(passes))])
     after = db.count("Entity")
     if deleted and deleted >= REINDEX_SHARE * after:
-        on_step("reindex")
+        on_step.stage("reindex")
         t = time.perf_counter()
         reindex(db)
         seconds["reindex"] = time.perf_counter() - t
+        on_step.end()
     return ResolveStats(
         run_id=base, strategy=cfg.strategy, mode=cfg.mode, passes=len(passes), entities_before=before,
         entities_after=after, candidate_pairs=sum(p.candidate_pairs for p in passes),
@@ -424,7 +427,7 @@ def _model_of(db: Database, base: str, first: int) -> MatchModel | None:
 
 
 def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None, focus: list[str] | None,
-              on_step: Step, fastrp_dimensions: int, only_collapse: bool = False, replan: bool = False,
+              on_step: Progress, fastrp_dimensions: int, only_collapse: bool = False, replan: bool = False,
               model: MatchModel | None = None, incremental: bool = False,
               ambiguity: Ambiguity | None = None,
               vectors: VectorCache | None = None, memo: PairMemo | None = None, words: LexicalWords | None = None,
@@ -454,26 +457,29 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
         runs.finish(db, run_id, stats.model_dump_json())
         return stats, (planned.canonicals, planned.merged), model
 
-    def timed(name: str, fn):
-        on_step(name)
+    def timed(name: str, fn, total: int | None = None, unit: str = "entities"):
+        on_step.stage(name)
         settle()  # what the stages and passes before keep, the model once loaded (kgres.resolve.heap)
+        on_step.expect(total, unit)
         t = time.perf_counter()
         out = fn()
         seconds[name] = round(time.perf_counter() - t, 3)
+        on_step.end()
         return out
 
     if replan:
         db.replan()  # the graph may have just been loaded or merged in bulk
     if not (incremental and only_collapse):  # an increment's own entities were keyed before its holder table
-        timed("normalize", lambda: normalize(db, strip_legal=cfg.strip_legal_suffixes,
-                                             ids=focus if incremental else None))
+        timed("normalize", lambda: normalize(db, strip_legal=cfg.strip_legal_suffixes, on_batch=on_step.advance,
+                                             ids=focus if incremental else None),
+              total=None)  # how many keys are stale is known as they are read
     who = "kgres resolve" if cfg.strategy in ENGINES else baselines.DECIDED_BY.format(cfg.strategy)
     if only_collapse:
         revived: list[str] = []
         if incremental and ambiguity is not None:
             revived = timed("redecide", lambda: redecide(db, run_id, focus, ambiguity, who))
         collapsed, left = timed("collapse", lambda: _collapse(db, cfg, run_id, who, focus if incremental else None,
-                                                              ambiguity))
+                                                              ambiguity, on_step))
         merged = sum(len(g.members) - 1 for g in collapsed)
         stats = ResolveStats(run_id=run_id, strategy=cfg.strategy, mode=cfg.mode, passes=1, entities_before=before,
                              entities_after=db.count("Entity"), candidate_pairs=0, pairs_by_strategy={}, bands={},
@@ -490,8 +496,9 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
         # 3k entities 10 s, the whole graph 3 s; 100 entities 1 s).
         around = incremental or (focus is not None and cfg.strategy == "default"
                                  and len(focus) <= AROUND_SHARE * before)
-        timed("embed", lambda: embed(db, cfg.embed, fastrp_dimensions=fastrp_dimensions,
-                                     ids=focus if around else None, ahead=ahead, topology=cfg.strategy != "default"))
+        timed("embed", lambda: embed(db, cfg.embed, fastrp_dimensions=fastrp_dimensions, on_batch=on_step.advance,
+                                     ids=focus if around else None, ahead=ahead, topology=cfg.strategy != "default"),
+              total=len(focus) if around and focus is not None else before)
     pairs, by_strategy, bands, oversized, links = 0, {}, {}, 0, 0
     scored = {}
     if cfg.strategy in ENGINES:
@@ -499,21 +506,26 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
         ambiguity = ambiguity if ambiguity is not None else load_ambiguity(db)  # scoring's and clustering's
         if cfg.strategy == "rules":
             b = timed("block", lambda: block(db, run_id, block_cfg, focus=focus, incremental=incremental,
-                                             vectors=vectors, carried=carried, words=words))
+                                             vectors=vectors, carried=carried, words=words, on_batch=on_step.advance,
+                                             on_total=lambda n: on_step.expect(n, "entity reads")))
             pairs, by_strategy = b.pairs, b.pairs_by_strategy
-            bands = timed("score", lambda: score(db, run_id, cfg.score, ambiguity=ambiguity)).bands
+            bands = timed("score", lambda: score(db, run_id, cfg.score, ambiguity=ambiguity, on_batch=on_step.advance),
+                          total=pairs, unit="pairs").bands
             groups, oversized = timed("cluster", lambda: cluster(db, run_id, cfg.score, cfg.cluster, ambiguity))
         else:
             # The pairs stay in Python from blocking to clustering; each is written once, scored
             # (20k generated mentions: reading them back to score, writing the scores and reading
             # them again to cluster took 92 s in Neo4j of a 381 s resolve).
             proposed = timed("block", lambda: propose(db, block_cfg, focus=focus, incremental=incremental,
-                                                      vectors=vectors, carried=carried, words=words))
+                                                      vectors=vectors, carried=carried, words=words,
+                                                      on_batch=on_step.advance,
+                                                      on_total=lambda n: on_step.expect(n, "entity reads")))
             pairs, by_strategy = len(proposed), proposed.by_strategy()
             memo = memo if memo is not None else PairMemo()
             hits = memo.hits
             s, model, outcomes = timed("score", lambda: score_pairs(db, run_id, proposed, cfg.model, ambiguity,
-                                                                    model=model, memo=memo))
+                                                                    model=model, memo=memo, on_batch=on_step.advance),
+                                       total=len(proposed), unit="pairs")
             bands = s.bands
             groups, c = timed("cluster", lambda: cluster_rows(db, outcomes, cfg.cluster))
             scored = {"model_id": s.model_id, "model_trained": s.trained, "auto_threshold": s.auto_threshold,
@@ -535,7 +547,9 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
     if cfg.mode == "synonym" and cfg.strategy in ENGINES:
         links = timed("link", lambda: link_groups(db, groups, run_id, method=method, decided_by=who))
     else:
-        merged += timed("merge", lambda: apply_groups(db, groups, run_id, method=method, decided_by=who))
+        merged += timed("merge", lambda: apply_groups(db, groups, run_id, method=method, decided_by=who,
+                                                      on_batch=on_step.advance),
+                        total=sum(len(g.members) - 1 for g in groups))
     stats = ResolveStats(run_id=run_id, strategy=cfg.strategy, mode=cfg.mode, passes=1, entities_before=before,
                          entities_after=db.count("Entity"), candidate_pairs=pairs, pairs_by_strategy=by_strategy,
                          bands=bands, groups=len(groups), merged_entities=merged, synonym_links=links,
@@ -562,14 +576,15 @@ def _needs_embeddings(cfg: ResolveConfig) -> bool:
 
 
 def _collapse(db: Database, cfg: ResolveConfig, run_id: str, decided_by: str, focus: list[str] | None,
-              ambiguity: Ambiguity | None) -> tuple[list[Group], int]:
+              ambiguity: Ambiguity | None, progress: Progress = Progress()) -> tuple[list[Group], int]:
     """Merge identical-name copies (kgres.collapse), of ``focus`` if given; return their groups and
-    the copies left unmerged."""
+    the copies left unmerged. ``progress`` counts the copies merged."""
     groups, left = collapse(db, cfg.score, ambiguity if ambiguity is not None else load_ambiguity(db),
                             cfg.cluster.max_component,
                             cfg.cluster.cohesion,
                             pairwise=cfg.strategy == "rules", focus=focus)
-    apply_groups(db, groups, run_id, method="rules", decided_by=decided_by)
+    progress.expect(sum(len(g.members) - 1 for g in groups), "entities")
+    apply_groups(db, groups, run_id, method="rules", decided_by=decided_by, on_batch=progress.advance)
     if groups:
         db.replan_if_bulk(sum(len(g.members) for g in groups), db.count("Entity"))
     return groups, left
