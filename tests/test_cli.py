@@ -163,3 +163,27 @@ def test_stage_progress_says_what_each_stage_did(terminal):
     assert re.fullmatch(r"pass 2: cluster  \d+\.\d s", said[2])
     assert re.fullmatch(r"pass 2: merge  stopped after \d+\.\d s, 4 of 10 entities done", said[3])
     assert len(said) == 4
+
+
+def test_stage_progress_in_a_log_says_how_far_a_long_stage_is():
+    """Off a terminal, a stage that counts its work says how far it is every so often (here at every
+    count), with what is left, and still ends with its line."""
+    import io
+    import re
+
+    from rich.console import Console
+
+    from kgres.cli.progress import StageProgress
+
+    buf = io.StringIO()
+    with StageProgress(Console(file=buf, force_terminal=False, width=200), every=0) as progress:
+        progress.stage("pass 2: block")
+        progress.expect(3000, "entity reads")
+        progress.advance(1000)
+        progress.advance(2000)
+    lines = buf.getvalue().splitlines()
+    assert re.fullmatch(r"pass 2: block  1,000 of 3,000 entity reads after \d+\.\d s \([\d,]+ entity reads/s, "
+                        r"about \d+\.\d min left\)", lines[0])
+    assert re.fullmatch(r"pass 2: block  3,000 of 3,000 entity reads after .*", lines[1])
+    assert re.fullmatch(r"pass 2: block  3,000 entity reads in \d+\.\d s \([\d,]+ entity reads/s\)", lines[2])
+    assert len(lines) == 3
