@@ -695,6 +695,12 @@ def test_the_pair_memo_holds_at_most_its_limit_dropping_the_longest_held():
     assert not memo.written("a", "c", 7) and memo.written("b", "c", 7)
     memo.forget({"c"})
     assert set(memo.held()) == {("a", "b")} and not memo.written("b", "c", 7)
+    # past a larger limit the longest held go a tenth of the limit at a time (one scan, not one per put)
+    memo, pairs = PairMemo(limit=10), [("a", f"b{i:02d}") for i in range(25)]
+    for pair in pairs:
+        memo.put(*pair, c)
+        assert len(memo) <= 10
+    assert list(memo.held()) == pairs[-9:]  # at 11 the two held longest go, and again at every other put
 
 
 def test_the_newest_pass_of_the_newest_resolve_speaks_for_a_pair(db):
