@@ -12,6 +12,7 @@ import pytest
 from kgres import ingest
 from kgres.llm.judge import judge
 from kgres.llm import LLMError, LLMSettings, client, parse
+from kgres.progress import Progress
 from kgres.resolve import ResolveConfig, resolve
 from tests.graphs import (assert_aggregates_current, assert_decisions_recorded,
                           assert_one_refers_to_per_mention, write_jsonl)
@@ -134,6 +135,42 @@ def test_server_without_json_schema_and_tolerant_parsing(graph):
         parse("no json here", Verdict)
 
 
+class Counted(Progress):
+    """Records each stage with the units it expected and those it was told were done."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stages: list[list] = []  # [name, expected, unit, done]
+
+    def stage(self, name: str) -> None:
+        self.stages.append([name, None, "", 0])
+
+    def expect(self, total, unit: str) -> None:
+        self.stages[-1][1:3] = [total, unit]
+
+    def advance(self, n: int) -> None:
+        self.stages[-1][3] += n
+
+
+def test_judge_counts_each_pair_as_its_answer_comes_back_failed_or_not(graph):
+    db = graph
+    counted = Counted()
+    with OpenAIServer() as server:
+        server.chat = lambda body: "no json" if "Irregulars" in body["messages"][1]["content"] else script(body)
+        stats = judge(db, llm_for(db, server, max_retries=0), on_step=counted)
+    assert (stats.merged, stats.failed) == (1, 1)
+    assert counted.stages == [["ask", 2, "pairs", 2], ["decide", 2, "pairs", 2]]
+
+
+def test_a_spent_budget_still_counts_every_pair(graph):
+    db = graph
+    counted = Counted()
+    with OpenAIServer() as server:
+        server.chat = script
+        stats = judge(db, llm_for(db, server, max_calls=1, concurrency=1), on_step=counted)
+    assert stats.stopped_by_budget and counted.stages[0] == ["ask", 2, "pairs", 2]
+
+
 def test_cli_judge_skips_without_a_model_and_runs_with_one(graph, neo4j_env, monkeypatch):
     from click.testing import CliRunner
 
@@ -148,6 +185,11 @@ def test_cli_judge_skips_without_a_model_and_runs_with_one(graph, neo4j_env, mon
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
         out = CliRunner().invoke(main, ["judge", "--json"], catch_exceptions=False)
     assert out.exit_code == 0 and json.loads(out.stdout)["merged"] == 1
+    # stderr says what it asked and decided, a line a stage (the answers now come from the cache)
+    lines = out.stderr.splitlines()
+    assert lines[0] == "judging with test-model"
+    assert re.fullmatch(r"ask  2 pairs in \d+\.\d s \([\d,]+ pairs/s\)", lines[1]), lines
+    assert re.match(r"decide  2 pairs in ", lines[2]), lines
 
 
 HOLMES = [{"kind": "chunk", "id": "c1", "text": "Holmes played the violin at Baker Street."},

@@ -4,6 +4,7 @@ database: filtered triples leave projections but stay in the database, scores su
 from __future__ import annotations
 
 import json
+import re
 
 from kgres import ingest
 from kgres.resolve import merge
@@ -106,5 +107,6 @@ def test_cli_reflect_and_summarize(db, neo4j_env, tmp_path, monkeypatch):
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
         out = CliRunner().invoke(main, ["reflect", "--json"], catch_exceptions=False)
         assert out.exit_code == 0 and json.loads(out.stdout)["filtered"] == 1
+        assert re.search(r"^ask  \d+ triples in \d+\.\d s", out.stderr, re.MULTILINE), out.stderr
         out = CliRunner().invoke(main, ["summarize", "--json"], catch_exceptions=False)
         assert out.exit_code == 0 and json.loads(out.stdout)["summarized"] == 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from kgres.cli import App, json_option, main, writes
+from kgres.cli.progress import StageProgress
 from kgres.errors import ConfigError
 
 
@@ -45,16 +46,18 @@ def judge_cmd(app: App, limit: int, min_confidence: float, mention_level: bool, 
     if llm is None:
         return
     if mention_level:
-        with app.err.status(f"judging mentions with {llm.model}"):
-            m = judge_mentions(app.db, llm, limit=limit, min_confidence=min_confidence)
+        with StageProgress(app.err) as progress:
+            progress(f"judging mentions with {llm.model}")
+            m = judge_mentions(app.db, llm, limit=limit, min_confidence=min_confidence, on_step=progress)
         if as_json:
             app.emit_json(m)
             return
         app.out.print(f"{m.mentions} mention(s): {m.moved} moved alone, {m.kept} kept, {m.failed} failed; "
                       f"{m.usage.calls} call(s), {m.usage.cached} cached")
         return
-    with app.err.status(f"judging with {llm.model}"):
-        stats = judge(app.db, llm, limit=limit, min_confidence=min_confidence)
+    with StageProgress(app.err) as progress:
+        progress(f"judging with {llm.model}")
+        stats = judge(app.db, llm, limit=limit, min_confidence=min_confidence, on_step=progress)
     if as_json:
         app.emit_json(stats)
         return
@@ -106,8 +109,9 @@ def reflect_cmd(app: App, threshold: float, all_triples: bool, as_json: bool) ->
     llm = _llm_or_skip(app, "reflect", as_json)
     if llm is None:
         return
-    with app.err.status(f"reflecting with {llm.model}"):
-        stats = reflect(app.db, llm, threshold=threshold, all_triples=all_triples)
+    with StageProgress(app.err) as progress:
+        progress(f"reflecting with {llm.model}")
+        stats = reflect(app.db, llm, threshold=threshold, all_triples=all_triples, on_step=progress)
     if as_json:
         app.emit_json(stats)
         return
@@ -135,8 +139,9 @@ def summarize_cmd(app: App, budget_tokens: int, as_json: bool) -> None:
     llm = _llm_or_skip(app, "summarize", as_json)
     if llm is None:
         return
-    with app.err.status(f"summarising with {llm.model}"):
-        stats = summarize(app.db, llm, budget_tokens=budget_tokens)
+    with StageProgress(app.err) as progress:
+        progress(f"summarising with {llm.model}")
+        stats = summarize(app.db, llm, budget_tokens=budget_tokens, on_step=progress)
     if as_json:
         app.emit_json(stats)
         return

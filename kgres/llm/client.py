@@ -20,6 +20,7 @@ import os
 import re
 import threading
 import time
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -193,10 +194,12 @@ class Batch(BaseModel):
     stopped_by_budget: bool = False
 
 
-def ask_each(llm: "LLM", items: list[Any], ask: Any) -> Batch:
+def ask_each(llm: "LLM", items: list[Any], ask: Any, on_done: Callable[[int], None] = lambda n: None) -> Batch:
     """Run ``ask(item)`` (which calls ``llm.ask``) for every item, ``concurrency`` at a time, and
-    sort the outcomes: answers, failures (LLMError: the item stays as it was) and a spent budget."""
-    from concurrent.futures import ThreadPoolExecutor
+    sort the outcomes: answers, failures (LLMError: the item stays as it was) and a spent budget.
+    ``on_done(1)`` is called, on the calling thread, as each item's outcome comes back (a cached
+    answer at once, a call when it returns), whatever the outcome."""
+    from concurrent.futures import ThreadPoolExecutor, as_completed
 
     def one(item: Any) -> Any:
         try:
@@ -204,8 +207,12 @@ def ask_each(llm: "LLM", items: list[Any], ask: Any) -> Batch:
         except (LLMError, BudgetExhausted) as e:
             return e
 
+    outcomes: list[Any] = [None] * len(items)
     with ThreadPoolExecutor(max_workers=llm.settings.concurrency) as pool:
-        outcomes = list(pool.map(one, items))
+        futures = {pool.submit(one, item): i for i, item in enumerate(items)}
+        for future in as_completed(futures):
+            outcomes[futures[future]] = future.result()
+            on_done(1)
     batch = Batch()
     for i, o in enumerate(outcomes):
         if isinstance(o, BudgetExhausted):

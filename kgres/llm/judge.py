@@ -18,6 +18,7 @@ at a time; decisions are applied in order, in the calling thread.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -27,6 +28,7 @@ from kgres.curate.split import split
 from kgres.db import Database
 from kgres.errors import KgresError
 from kgres.llm.client import LLM, Usage, ask_each
+from kgres.progress import Progress, as_progress
 from kgres.resolve.merge import finish_decisions
 from kgres.resolve.normalize import name_keys
 from kgres.resolve.pairs import cannot_link
@@ -61,12 +63,20 @@ class JudgeStats(BaseModel):
     usage: Usage
 
 
-def judge(db: Database, llm: LLM, limit: int = 100, min_confidence: float = 0.8) -> JudgeStats:
-    """Judge up to ``limit`` review pairs (see module docstring)."""
+def judge(db: Database, llm: LLM, limit: int = 100, min_confidence: float = 0.8,
+          on_step: Progress | Callable[[str], None] = Progress()) -> JudgeStats:
+    """Judge up to ``limit`` review pairs (see module docstring). ``on_step`` is told of two stages,
+    ``ask`` (the pairs answered, as they come back) and ``decide`` (the pairs recorded)."""
+    progress = as_progress(on_step)
+    progress.stage("ask")
     pairs = review(db, limit)
+    progress.expect(len(pairs), "pairs")
     contexts = {i: _context(db, i) for p in pairs for i in (p.a_id, p.b_id)}
     batch = ask_each(llm, pairs, lambda p: llm.ask(PROMPT_VERSION, SYSTEM,
-                                                    _prompt(contexts[p.a_id], contexts[p.b_id]), JudgeVerdict))
+                                                    _prompt(contexts[p.a_id], contexts[p.b_id]), JudgeVerdict),
+                     on_done=progress.advance)
+    progress.stage("decide")
+    progress.expect(len(pairs), "pairs")
     answers: list[JudgeVerdict | str | None] = [None] * len(pairs)  # None: not asked (budget spent)
     for i, v in batch.answered:
         answers[i] = v
@@ -75,6 +85,7 @@ def judge(db: Database, llm: LLM, limit: int = 100, min_confidence: float = 0.8)
     merged = rejected = left = blocked = failed = 0
     gone: set[str] = set()  # entities absorbed by an earlier merge in this loop
     for p, v in zip(pairs, answers):
+        progress.advance(1)
         if v is None:
             left += 1
             continue
@@ -99,6 +110,7 @@ def judge(db: Database, llm: LLM, limit: int = 100, min_confidence: float = 0.8)
                        confidence=v.confidence)
             gone.add(d.b)
             merged += 1
+    progress.end()
     return JudgeStats(pairs=len(pairs), merged=merged, rejected=rejected, left_in_review=left,
                       blocked_by_rules=blocked, failed=failed, stopped_by_budget=batch.stopped_by_budget,
                       usage=llm.usage)
@@ -155,7 +167,8 @@ class MentionJudgeStats(BaseModel):
 
 
 def judge_mentions(db: Database, llm: LLM, limit: int = 100, min_confidence: float = 0.8,
-                   max_candidates: int = 5) -> MentionJudgeStats:
+                   max_candidates: int = 5, on_step: Progress | Callable[[str], None] = Progress()
+                   ) -> MentionJudgeStats:
     """Check, one mention at a time, the merged mentions whose name is an ambiguous short form.
 
     Each such mention ("Holmes" inside Sherlock Holmes, when the graph also holds Mycroft Holmes) is
@@ -165,8 +178,11 @@ def judge_mentions(db: Database, llm: LLM, limit: int = 100, min_confidence: flo
     as the model's decisions and both undoable. Every verdict is stored on the mention
     (``relink_verdict``), so a mention is asked once, and a move is recorded with it before it
     starts (``relink_pending``): one a killed judge left half done is finished first
-    (:func:`finish_moves`).
+    (:func:`finish_moves`). ``on_step`` is told of two stages, ``ask`` (the mentions answered, as
+    they come back) and ``decide`` (the mentions recorded and moved).
     """
+    progress = as_progress(on_step)
+    progress.stage("ask")
     finish_moves(db)
     ambiguity = load_ambiguity(db)
     todo: list[tuple[dict, list[str]]] = []
@@ -187,13 +203,17 @@ def judge_mentions(db: Database, llm: LLM, limit: int = 100, min_confidence: flo
         if m["entity_id"] not in cands:
             cands = [m["entity_id"], *cands][:max_candidates + 1]
         items.append((m, cands))
+    progress.expect(len(items), "mentions")
     contexts = {i: _context(db, i) for _, cands in items for i in cands}
     batch = ask_each(llm, items, lambda it: llm.ask(MENTION_PROMPT_VERSION, MENTION_SYSTEM,
                                                      _mention_prompt(it[0], [contexts[c] for c in it[1]]),
-                                                     MentionVerdict))
+                                                     MentionVerdict), on_done=progress.advance)
+    progress.stage("decide")
+    progress.expect(len(items), "mentions")
     answered = dict(batch.answered)
     moved = kept = 0
     for i, (m, cands) in enumerate(items):
+        progress.advance(1)
         v = answered.get(i)
         if v is None:
             continue
@@ -208,6 +228,7 @@ def judge_mentions(db: Database, llm: LLM, limit: int = 100, min_confidence: flo
             moved += 1
         else:
             kept += 1
+    progress.end()
     return MentionJudgeStats(mentions=len(items), moved=moved, kept=kept, failed=len(batch.failed),
                              stopped_by_budget=batch.stopped_by_budget, usage=llm.usage)
 

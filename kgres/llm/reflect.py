@@ -9,10 +9,13 @@ on the mention-level ``RELATES`` edge, so it survives merges, splits and rollbac
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pydantic import BaseModel, Field
 
 from kgres.db import Database
 from kgres.llm.client import LLM, Usage, ask_each
+from kgres.progress import Progress, as_progress
 from kgres.resolve.merge import refresh_with_context
 
 PROMPT_VERSION = "reflect-v1"
@@ -38,15 +41,21 @@ class ReflectStats(BaseModel):
 
 
 def reflect(db: Database, llm: LLM, threshold: float = 0.2, all_triples: bool = False,
-            page_size: int = 200) -> ReflectStats:
-    """Score unscored active triples page by page; each page is written in one transaction."""
+            page_size: int = 200, on_step: Progress | Callable[[str], None] = Progress()) -> ReflectStats:
+    """Score unscored active triples page by page; each page is written in one transaction.
+    ``on_step`` is told of one stage, ``ask``, counting the triples answered as they come back (how
+    many there are is known only at the end)."""
+    progress = as_progress(on_step)
+    progress.stage("ask")
+    progress.expect(None, "triples")
     seen = scored = filtered = failed = 0
     stopped, after = False, ""
     while not stopped and (page := db.read("llm_reflect_page", after=after, limit=page_size, all=all_triples,
                                             chars=600)):
         after = page[-1]["id"]
         seen += len(page)
-        batch = ask_each(llm, page, lambda t: llm.ask(PROMPT_VERSION, SYSTEM, _prompt(t), Reflection))
+        batch = ask_each(llm, page, lambda t: llm.ask(PROMPT_VERSION, SYSTEM, _prompt(t), Reflection),
+                         on_done=progress.advance)
         stopped, failed = batch.stopped_by_budget, failed + len(batch.failed)  # failed: unscored, retried later
         rows = [{"id": page[i]["id"], "score": a.score, "analysis": a.analysis} for i, a in batch.answered]
         if rows:
@@ -56,6 +65,7 @@ def reflect(db: Database, llm: LLM, threshold: float = 0.2, all_triples: bool = 
             filtered += out["filtered"]
             if out["filtered"]:
                 refresh_with_context(db, sorted(set(out["affected"])))  # their neighbourhoods lost the triples
+    progress.end()
     return ReflectStats(triples=seen, scored=scored, filtered=filtered, failed=failed, stopped_by_budget=stopped,
                         usage=llm.usage)
 

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
+
 from pydantic import BaseModel
 
 from kgres.db import Database
 from kgres.llm.client import LLM, Usage, ask_each
+from kgres.progress import Progress, as_progress
 
 PROMPT_VERSION = "summarize-v1"
 SYSTEM = ("You merge descriptions of one entity, written separately from different passages, into one "
@@ -34,8 +37,13 @@ class SummarizeStats(BaseModel):
     usage: Usage
 
 
-def summarize(db: Database, llm: LLM, budget_tokens: int = 4000, page_size: int = 100) -> SummarizeStats:
-    """Summarise every entity over the budget whose descriptions changed since its last summary."""
+def summarize(db: Database, llm: LLM, budget_tokens: int = 4000, page_size: int = 100,
+              on_step: Progress | Callable[[str], None] = Progress()) -> SummarizeStats:
+    """Summarise every entity over the budget whose descriptions changed since its last summary.
+    ``on_step`` is told of one stage, ``ask``, counting the entities answered as they come back."""
+    progress = as_progress(on_step)
+    progress.stage("ask")
+    progress.expect(None, "entities")
     seen = done = failed = 0
     stopped, after = False, ""
     while not stopped and (page := db.read("llm_summarize_page", after=after, limit=page_size,
@@ -43,13 +51,15 @@ def summarize(db: Database, llm: LLM, budget_tokens: int = 4000, page_size: int 
         after = page[-1]["id"]
         todo = [e for e in page if e["summary_key"] != _key(e["descriptions"])]
         seen += len(page)
-        batch = ask_each(llm, todo, lambda e: llm.ask(PROMPT_VERSION, SYSTEM, _prompt(e), Summary))
+        batch = ask_each(llm, todo, lambda e: llm.ask(PROMPT_VERSION, SYSTEM, _prompt(e), Summary),
+                         on_done=progress.advance)
         stopped, failed = batch.stopped_by_budget, failed + len(batch.failed)
         rows = [{"id": todo[i]["id"], "summary": a.summary, "key": _key(todo[i]["descriptions"])}
                 for i, a in batch.answered]
         if rows:
             db.write("llm_summarize_write", rows=rows, model=llm.model, prompt_version=PROMPT_VERSION)
             done += len(rows)
+    progress.end()
     return SummarizeStats(entities=seen, summarized=done, failed=failed, stopped_by_budget=stopped, usage=llm.usage)
 
 
