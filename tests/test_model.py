@@ -4,6 +4,7 @@ model commands, on the real database where the database is involved."""
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -593,6 +594,19 @@ def test_model_commands_show_export_import(db, neo4j_env, tmp_path):
     out = run.invoke(main, ["model", "import", str(bad)])
     assert out.exit_code == 1 and "not a kgres match model" in out.stderr
     assert run.invoke(main, ["model", "show", "model-nope"]).exit_code == 1
+
+
+def test_cli_model_train_reports_each_stage(db, neo4j_env, tmp_path):
+    ingest.ingest(db, "jsonl", story(tmp_path))
+    out = CliRunner().invoke(main, ["model", "train", "--json"], catch_exceptions=False)
+    assert out.exit_code == 0, out.output
+    info = json.loads(out.stdout)
+    lines = out.stderr.splitlines()
+    assert [line.split("  ")[0] for line in lines] == ["normalize", "embed", "block", "train"], lines
+    entities = db.run("MATCH (e:Entity) RETURN count(e) AS n")[0]["n"]
+    assert re.fullmatch(rf"embed  {entities} entities in .*", lines[1]), lines
+    assert re.fullmatch(rf"block  {entities} entity reads in .*", lines[2]), lines
+    assert re.fullmatch(rf"train  {info['pairs']:,} pairs in \d+\.\d s \([\d,]+ pairs/s\)", lines[3]), lines
 
 
 def test_a_value_only_a_record_and_its_duplicate_share_is_neither_rare_nor_common():

@@ -9,6 +9,7 @@ import click
 from rich.table import Table
 
 from kgres.cli import App, json_option, main, writes
+from kgres.cli.progress import StageProgress
 from kgres.errors import ConfigError, InputError
 
 
@@ -80,9 +81,8 @@ def train_cmd(app: App, as_json: bool) -> None:
         cfg = ResolveConfig.model_validate(app.settings.resolve)
     except ValueError as e:
         raise ConfigError(f"invalid [resolve] settings: {e}") from e
-    with app.err.status("training") as spinner:
-        info = store.train(app.db, cfg, on_step=lambda m: spinner.update(f"training: {m}"),
-                           fastrp_dimensions=app.settings.schema_.fastrp_dimensions)
+    with StageProgress(app.err) as progress:
+        info = store.train(app.db, cfg, on_step=progress, fastrp_dimensions=app.settings.schema_.fastrp_dimensions)
     if as_json:
         app.emit_json(info)
         return

@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from kgres import runs
 from kgres.db import Database
 from kgres.errors import InputError, KgresError
+from kgres.progress import Progress, as_progress
 from kgres.resolve.score.levels import Comparison, comparisons
 from kgres.resolve.score.model import MODEL_VERSION, MatchModel
 
@@ -167,27 +168,35 @@ def store(db: Database, model: MatchModel, run_id: str | None, trained: bool, pi
                     labels=model.labels)[0]["id"]
 
 
-def train(db: Database, cfg: Any, on_step: Callable[[str], None] = lambda m: None,
+def train(db: Database, cfg: Any, on_step: Progress | Callable[[str], None] = Progress(),
           fastrp_dimensions: int = 128) -> ModelInfo:
     """Train a model on the graph as it is (normalize, embed, block as ``resolve`` would, score, fit)
     and pin it, without merging anything: the candidate pairs are removed afterwards and the run is
-    recorded as ``train``. ``cfg``: a :class:`~kgres.resolve.pipeline.ResolveConfig`."""
+    recorded as ``train``. ``cfg``: a :class:`~kgres.resolve.pipeline.ResolveConfig`. ``on_step`` is
+    told of each stage (normalize, embed, block, train) and of the work each counts."""
     from kgres.resolve.block import block
     from kgres.resolve.embed import embed
     from kgres.resolve.normalize import normalize
     from kgres.resolve.score.stage import load_ambiguity, score_model
 
+    progress = as_progress(on_step)
     run_id = runs.new_id("train")
     runs.start(db, run_id, cfg.model_dump_json(), "train")
-    on_step("normalize")
-    normalize(db, strip_legal=cfg.strip_legal_suffixes)
+    progress.stage("normalize")
+    progress.expect(None, "entities")
+    normalize(db, strip_legal=cfg.strip_legal_suffixes, on_batch=progress.advance)
     if cfg.embed.enabled:
-        on_step("embed")
-        embed(db, cfg.embed, fastrp_dimensions=fastrp_dimensions)
-    on_step("block")
-    block(db, run_id, cfg.blocking())
-    on_step("train")
-    stats, model = score_model(db, run_id, cfg.model.model_copy(update={"train": "always"}), load_ambiguity(db))
+        progress.stage("embed")
+        progress.expect(db.count("Entity"), "entities")
+        embed(db, cfg.embed, fastrp_dimensions=fastrp_dimensions, on_batch=progress.advance)
+    progress.stage("block")
+    blocked = block(db, run_id, cfg.blocking(), on_batch=progress.advance,
+                    on_total=lambda n: progress.expect(n, "entity reads"))
+    progress.stage("train")
+    progress.expect(blocked.pairs, "pairs")
+    stats, model = score_model(db, run_id, cfg.model.model_copy(update={"train": "always"}), load_ambiguity(db),
+                               on_batch=progress.advance)
+    progress.end()
     db.write("resolve_model_pin", id=model.id)
     while db.query("resolve_rollback_candidates", run_id=run_id, limit=50_000)[0]["removed"]:
         pass
