@@ -13,6 +13,7 @@ from kgres.assets import asset_dir
 from kgres.curate.review import review
 from kgres.cli import App, json_option, main
 from kgres.cli.neo4j import ensure_running
+from kgres.cli.progress import StageProgress
 from kgres.db import Database, resolve_target
 from kgres.report import components
 from kgres.resolve import ResolveConfig, resolve
@@ -41,7 +42,8 @@ def demo_cmd(app: App, as_json: bool) -> None:
         stats = ingest_stage.ingest(db, "jsonl", asset_dir("sample") / "holmes.jsonl", source="sample")
         before = components(db, "entities")
         mention_layer = components(db, "mentions")
-        run = resolve(db, ResolveConfig.model_validate(app.settings.resolve))
+        with StageProgress(app.err) as progress:
+            run = resolve(db, ResolveConfig.model_validate(app.settings.resolve), on_step=progress)
         after = components(db, "entities")
         merges = db.read("report_merged")
         waiting = review(db, limit=10)
