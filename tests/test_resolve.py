@@ -642,6 +642,30 @@ def test_pairs_scored_in_memory_are_written_as_the_database_path_scores_them(db,
         for p, c in in_memory.items()}
 
 
+def test_a_score_stage_keeps_only_the_outcomes_clustering_reads(db, tmp_path):
+    """A pass holds its outcomes until it clusters: with ``keep`` (the pipeline's is
+    ``clustering_reads``) score_pairs returns only the pairs clustering does something with, the
+    others (vetoed, or names that say nothing) are left out, every pair is still written, and the
+    groups are those of all outcomes."""
+    from kgres.resolve.block import propose
+    from kgres.resolve.cluster import cluster_rows, clustering_reads
+    from kgres.resolve.score.stage import load_ambiguity, score_pairs
+
+    ingest.ingest(db, "jsonl", fixture(tmp_path))
+    normalize(db)
+    embed(db)
+    proposed = propose(db)
+    stats, model, every = score_pairs(db, "run-all", proposed, ambiguity=load_ambiguity(db))
+    kept_stats, _, kept = score_pairs(db, "run-kept", proposed, ambiguity=load_ambiguity(db), model=model,
+                                      keep=clustering_reads)
+    assert len(every) == len(proposed) == kept_stats.scored == len(_edges(db, "run-kept"))
+    assert kept == [o for o in every if clustering_reads(o["vetoed"], o["band"], o["name_rule"], o["capped"])]
+    assert 0 < len(kept) < len(every) and any(o["vetoed"] for o in every)
+    assert kept_stats.bands == stats.bands
+    groups = sorted((g.canonical, tuple(g.members)) for g in cluster_rows(db, every)[0])
+    assert groups and groups == sorted((g.canonical, tuple(g.members)) for g in cluster_rows(db, kept)[0])
+
+
 def test_a_later_pass_reuses_only_the_comparisons_whose_inputs_are_unchanged(db, tmp_path):
     """The passes of one resolve share a PairMemo: scoring the same pairs again reuses every pair's
     comparisons and writes no edge an earlier pass wrote as it is; after one entity's description

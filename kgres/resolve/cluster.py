@@ -335,7 +335,7 @@ def cluster_rows(db: Database, rows: Iterable[dict[str, Any]], cfg: ClusterConfi
     # entity -> other -> [count, sum, min] of the probabilities of pairs whose names say something
     adjacency: dict[str, dict[str, list[float]]] = {}
     for r in rows:
-        if r["vetoed"]:
+        if not clustering_reads(r["vetoed"], r["band"], r["name_rule"], r.get("capped", False)):
             continue
         if r["band"] == "auto":
             auto.append((-r["p"], r["a"], r["b"], r["name_rule"], r["signals"]))
@@ -490,6 +490,14 @@ def cluster_rows(db: Database, rows: Iterable[dict[str, Any]], cfg: ClusterConfi
 
 # Name levels that say nothing about identity: such a pair neither links nor vetoes in clustering.
 UNKNOWN_NAMES = frozenset({None, "none", "overlap_20", "disjoint"})
+
+
+def clustering_reads(vetoed: bool, band: str, name_rule: str | None, capped: bool) -> bool:
+    """Whether :func:`cluster_rows` does anything with a scored pair: an auto pair may join two groups,
+    and a pair whose names say something (not ``capped``) weighs in the links between groups; a
+    vetoed pair, and any other whose names say nothing, it skips. A score stage keeps only these
+    outcomes for clustering (20k generated mentions: 10k of 325k pairs)."""
+    return not vetoed and (band == "auto" or (name_rule not in UNKNOWN_NAMES and not capped))
 
 
 def _name_set(side: Any, cap: int) -> dict[tuple, Any]:

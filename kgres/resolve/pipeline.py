@@ -27,7 +27,7 @@ from kgres.progress import Progress, as_progress, prefixed
 from kgres.resolve import baselines
 from kgres.resolve.baselines import BaselineConfig
 from kgres.resolve.block import BlockConfig, LexicalWords, VectorCache, block, fill_mention_values, propose
-from kgres.resolve.cluster import UNKNOWN_NAMES, ClusterConfig, Group, cluster, cluster_rows
+from kgres.resolve.cluster import UNKNOWN_NAMES, ClusterConfig, Group, cluster, cluster_rows, clustering_reads
 from kgres.resolve.collapse import collapse
 from kgres.resolve.embed import Ahead, EmbedConfig, embed, encode_ahead, reindex, topology
 from kgres.resolve.heap import long_lived, settle
@@ -524,7 +524,8 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
             memo = memo if memo is not None else PairMemo()
             hits = memo.hits
             s, model, outcomes = timed("score", lambda: score_pairs(db, run_id, proposed, cfg.model, ambiguity,
-                                                                    model=model, memo=memo, on_batch=on_step.advance),
+                                                                    model=model, memo=memo, on_batch=on_step.advance,
+                                                                    keep=clustering_reads),
                                        total=len(proposed), unit="pairs")
             bands = s.bands
             groups, c = timed("cluster", lambda: cluster_rows(db, outcomes, cfg.cluster))

@@ -280,15 +280,22 @@ def score_model(db: Database, run_id: str, cfg: ModelConfig = ModelConfig(), amb
     return stats, model
 
 
+# Which outcomes a score stage returns (:func:`score_pairs`): called with a pair's vetoed, band,
+# name_rule and capped.
+Keep = Callable[[bool, str, str | None, bool], bool]
+
+
 def score_pairs(db: Database, run_id: str, pairs: dict[tuple[str, str], list[str]], cfg: ModelConfig = ModelConfig(),
                 ambiguity: Ambiguity | None = None, model: MatchModel | None = None, batch_size: int = 2000,
-                on_batch: Callable[[int], None] = lambda n: None, memo: PairMemo | None = None
-                ) -> tuple[ScoreStats, MatchModel, list[dict[str, Any]]]:
+                on_batch: Callable[[int], None] = lambda n: None, memo: PairMemo | None = None,
+                keep: Keep | None = None) -> tuple[ScoreStats, MatchModel, list[dict[str, Any]]]:
     """:func:`score_model` for pairs held in memory (:class:`~kgres.resolve.block.Proposals`: id
     pairs, smaller id first, sorted, to the strategies that proposed them): each is written once, as
     a CANDIDATE of ``run_id`` carrying its outcome, instead of being written by blocking, read back
     and written again. Also returns each pair's outcome as :func:`~kgres.resolve.cluster.cluster_rows`
-    reads it. A pass interrupted while writing is redone whole: the run's pairs are removed first.
+    reads it, or (``keep``, called with an outcome's ``vetoed``, ``band``, ``name_rule`` and ``capped``)
+    only those it keeps (a pass's outcomes are held together until it clusters). A pass interrupted while
+    writing is redone whole: the run's pairs are removed first.
     ``memo``: what earlier passes of the same resolve compared (:class:`PairMemo`), reused where
     unchanged; a pair whose edge would say exactly what the last edge a pass of the resolve wrote
     for it says (the same levels, evidence, probability, band and methods) is not written again:
@@ -301,7 +308,7 @@ def score_pairs(db: Database, run_id: str, pairs: dict[tuple[str, str], list[str
         pass
     page = read_page(len(pairs), batch_size)
     return _score(db, run_id, lambda: pair_pages(db, pairs, page, structural=False), pairs, cfg, ambiguity, model,
-                  batch_size, on_batch, memo)
+                  batch_size, on_batch, memo, keep)
 
 
 # Write transactions of a score stage in flight at once. With one, Python waited on the server for
@@ -323,11 +330,11 @@ def read_page(pairs: int, batch_size: int) -> int:
 
 def _score(db: Database, run_id: str, source: Callable[[], Iterable[tuple[list[dict[str, Any]], "_Sides"]]],
            methods: dict[tuple[str, str], list[str]] | None, cfg: ModelConfig, ambiguity: Ambiguity | None,
-           model: MatchModel | None, batch_size: int, on_batch: Callable[[int], None], memo: PairMemo | None = None
-           ) -> tuple[ScoreStats, MatchModel, list[dict[str, Any]]]:
+           model: MatchModel | None, batch_size: int, on_batch: Callable[[int], None], memo: PairMemo | None = None,
+           keep: Keep | None = None) -> tuple[ScoreStats, MatchModel, list[dict[str, Any]]]:
     """Score the pairs of ``source`` and write the outcomes: onto their stored CANDIDATE edges
     (``methods`` None) or as new ones carrying ``methods``. Returns the stats, the model and the
-    outcomes (:func:`cluster_rows`' rows)."""
+    outcomes (:func:`cluster_rows`' rows), those ``keep`` keeps if given (:func:`score_pairs`)."""
     ambiguity = ambiguity if ambiguity is not None else load_ambiguity(db)
     trained = False
     sample = None
@@ -388,9 +395,10 @@ def _score(db: Database, run_id: str, source: Callable[[], Iterable[tuple[list[d
             # a rejected pair keeps no evidence (see the module docstring); an unchanged one's edge stands
             signals = None if band == "reject" or (again and band != "auto") else encode(
                 gamma[i], cands.conflict[i], cands.ego[i], cands.neighbour[i], held, level_weights[i])
-            outcomes.append({"a": a, "b": b, "p": p, "band": band, "name_rule": name_rule,
-                             "vetoed": cands.conflict[i] is not None, "capped": held is not None,
-                             "signals": signals if band == "auto" else None})
+            vetoed, capped = cands.conflict[i] is not None, held is not None
+            if keep is None or keep(vetoed, band, name_rule, capped):
+                outcomes.append({"a": a, "b": b, "p": p, "band": band, "name_rule": name_rule, "vetoed": vetoed,
+                                 "capped": capped, "signals": signals if band == "auto" else None})
             if again:
                 continue
             row = {"a": a, "b": b, "score": p, "band": band, "match_weight": weight,
