@@ -237,6 +237,12 @@ def test_term_frequencies_scale_the_evidence_a_level_gives():
     assert w[2, 0] == pytest.approx(3.0)  # log2(0.8 / 0.1), no value to adjust by
     assert w[0, 0] > w[2, 0] > w[1, 0] == 0.0
     assert (w[:, 1] == 0).all()  # m = u: no evidence, whatever the value
+    # a score stage passes the values as cells, (pair, comparison) -> value, and predicts from the weights
+    cells = {(0, 0): "rare", (0, 1): "rare", (1, 0): "common", (1, 1): "common"}
+    assert (model.cell_weights(gamma, cells) == w).all()
+    weight, probability = model.predict(gamma, level_weights=w)
+    assert (weight == model.prior_weight() + w.sum(axis=1)).all()
+    assert (probability == model.predict(gamma, [["rare", "rare"], ["common", "common"], [None, None]])[1]).all()
 
 
 def test_em_recovers_known_m_and_u():

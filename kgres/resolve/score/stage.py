@@ -95,12 +95,6 @@ class Candidates:
     def matrix(self, k: int) -> np.ndarray:
         return np.concatenate(self.gamma) if self.gamma else np.zeros((0, k), dtype=np.int8)
 
-    def tf_rows(self, k: int) -> list[list[str | None]]:
-        rows: list[list[str | None]] = [[None] * k for _ in range(len(self))]
-        for (i, j), v in self.tf.items():
-            rows[i][j] = v
-        return rows
-
 
 def pages(db: Database, run_id: str, batch_size: int, structural: bool = True
           ) -> Iterator[tuple[list[dict[str, Any]], "_Sides"]]:
@@ -352,9 +346,8 @@ def _score(db: Database, run_id: str, source: Callable[[], Iterable[tuple[list[d
     if model is None:
         model = fit(db, comps, gamma, cands.conflict, sample, cfg, ambiguity, tokens)
         trained = True
-    tf_rows = cands.tf_rows(len(comps))
-    level_weights = model.weights(gamma, tf_rows)
-    weights, probs = model.predict(gamma, tf_rows)
+    level_weights = model.cell_weights(gamma, cands.tf)
+    weights, probs = model.predict(gamma, level_weights=level_weights)
     vetoed = np.array([c is not None for c in cands.conflict], dtype=bool)
     probs = np.where(vetoed, 0.0, probs)
     t_auto = min(cfg.auto_ceiling, auto_threshold(probs[~vetoed], cfg.target_precision, cfg.auto_floor))
