@@ -388,10 +388,10 @@ def _score(db: Database, run_id: str, source: Callable[[], Iterable[tuple[list[d
             # a rejected pair keeps no evidence (see the module docstring); an unchanged one's edge stands
             signals = None if band == "reject" or (again and band != "auto") else encode(
                 gamma[i], cands.conflict[i], cands.ego[i], cands.neighbour[i], held, level_weights[i])
-            vetoed, capped = cands.conflict[i] is not None, held is not None
-            if keep is None or keep(vetoed, band, name_rule, capped):
-                outcomes.append({"a": a, "b": b, "p": p, "band": band, "name_rule": name_rule, "vetoed": vetoed,
-                                 "capped": capped, "signals": signals if band == "auto" else None})
+            pair_vetoed, pair_capped = cands.conflict[i] is not None, held is not None
+            if keep is None or keep(pair_vetoed, band, name_rule, pair_capped):
+                outcomes.append({"a": a, "b": b, "p": p, "band": band, "name_rule": name_rule, "vetoed": pair_vetoed,
+                                 "capped": pair_capped, "signals": signals if band == "auto" else None})
             if again:
                 continue
             row = {"a": a, "b": b, "score": p, "band": band, "match_weight": weight,
