@@ -63,6 +63,7 @@ class PairMemo:
         self.limit = limit
         self._held: dict[tuple[str, str], Compared] = {}
         self._edges: dict[tuple[str, str], int] = {}
+        self._vectors: dict[bytes, bytes] = {}  # each comparison vector held once: most pairs share a few
         self._signature: int | None = None
         self.hits = 0
         self.misses = 0
@@ -78,6 +79,7 @@ class PairMemo:
         if signature != self._signature:
             self._held.clear()
             self._edges.clear()
+            self._vectors.clear()
             self._signature = signature
 
     def get(self, a: str, b: str, fa: int, fb: int, not_same_as: bool, ego: float | None, neighbour: float | None,
@@ -94,6 +96,9 @@ class PairMemo:
         return held
 
     def put(self, a: str, b: str, compared: Compared) -> None:
+        gamma = self._vectors.setdefault(compared.gamma, compared.gamma)
+        if gamma is not compared.gamma:
+            compared = compared._replace(gamma=gamma)
         self._held.pop((a, b), None)  # re-inserted: held longest is put longest ago
         self._held[(a, b)] = compared
         if len(self._held) > self.limit:
