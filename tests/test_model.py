@@ -220,9 +220,8 @@ def test_which_proper_name_an_untyped_word_stands_for_is_the_holder_tables_quest
     assert verdict.holders == 2 and not verdict.dominant_side
 
 
-def test_term_frequencies_scale_the_evidence_a_level_gives():
-    """A rare value agreeing weighs more than a common one; a common one weighs at least nothing; and
-    a level that says nothing (or against) gains nothing from its value's rarity."""
+def _city_and_year() -> MatchModel:
+    """Two comparisons with term frequencies: a city whose agreement is evidence, a year whose is not."""
     from kgres.resolve.score.model import ComparisonWeights
 
     def comp(name: str, kind: str, m: list[float], u: list[float]) -> ComparisonWeights:
@@ -230,8 +229,14 @@ def test_term_frequencies_scale_the_evidence_a_level_gives():
                                  u_random=[0.05, 0.95], tf={"rare": 0.001, "common": 0.5}, tf_levels=[0],
                                  tf_baseline=0.05)
 
-    model = MatchModel(comparisons=[comp("attr:city", "text", [0.8, 0.2], [0.1, 0.9]),
-                                    comp("attr:year", "text", [0.5, 0.5], [0.5, 0.5])], prior=0.5)
+    return MatchModel(comparisons=[comp("attr:city", "text", [0.8, 0.2], [0.1, 0.9]),
+                                   comp("attr:year", "text", [0.5, 0.5], [0.5, 0.5])], prior=0.5)
+
+
+def test_term_frequencies_scale_the_evidence_a_level_gives():
+    """A rare value agreeing weighs more than a common one; a common one weighs at least nothing; and
+    a level that says nothing (or against) gains nothing from its value's rarity."""
+    model = _city_and_year()
     gamma = np.zeros((3, 2), dtype=np.int8)
     w = model.weights(gamma, [["rare", "rare"], ["common", "common"], [None, None]])
     assert w[2, 0] == pytest.approx(3.0)  # log2(0.8 / 0.1), no value to adjust by
@@ -243,6 +248,26 @@ def test_term_frequencies_scale_the_evidence_a_level_gives():
     weight, probability = model.predict(gamma, level_weights=w)
     assert (weight == model.prior_weight() + w.sum(axis=1)).all()
     assert (probability == model.predict(gamma, [["rare", "rare"], ["common", "common"], [None, None]])[1]).all()
+
+
+def test_a_score_stage_weighs_a_chunk_of_pairs_at_a_time_as_predict_weighs_them_all(monkeypatch):
+    """Match weights a chunk of pairs at a time, each chunk with its own pairs' term-frequency cells
+    (numbered from the chunk's first pair), are the floats predict gives over the whole pass."""
+    from kgres.resolve.score import stage
+    from kgres.resolve.score.model import Cells
+
+    model = _city_and_year()
+    gamma = np.zeros((7, 2), dtype=np.int8)
+    gamma[4:, 0] = 1  # cities that differ
+    cells = Cells()
+    for i, value in [(0, "rare"), (2, "common"), (3, "rare"), (5, "rare"), (6, "common")]:
+        cells.add(i, 0, value)
+    assert list(cells.window(2, 4).items()) == [((0, 0), "common"), ((1, 0), "rare")]
+    whole = model.predict(gamma, level_weights=model.cell_weights(gamma, dict(cells.items())))[0]
+    monkeypatch.setattr(stage, "OUTCOME_CHUNK", 2)
+    assert stage.match_weights(model, gamma, cells).tolist() == whole.tolist()
+    assert len(set(whole[:4].tolist())) == 3  # rare, common and no value weigh differently, in every chunk
+    assert stage.match_weights(model, gamma[:0], Cells()).tolist() == []
 
 
 def test_em_recovers_known_m_and_u():
@@ -359,9 +384,10 @@ def test_a_rare_value_and_a_second_near_one_count_as_two_agreements():
     gamma[:, k["attr:dob"]] = [2, 2, 2, 5, 0]  # within a month (x3), different, exact
     gamma[:, k["attr:email"]] = [0, NULL, 0, 0, 0]
     cands = Candidates(a=list("abcde"), b=list("vwxyz"))
-    cands.tf = {(0, k["attr:email"]): "ada@example.org", (2, k["attr:email"]): "info@example.org",
-                (3, k["attr:email"]): "ada@example.org", (4, k["attr:email"]): "ada@example.org",
-                (4, k["attr:dob"]): "19710624"}
+    for (i, c), value in {(0, k["attr:email"]): "ada@example.org", (2, k["attr:email"]): "info@example.org",
+                          (3, k["attr:email"]): "ada@example.org", (4, k["attr:email"]): "ada@example.org",
+                          (4, k["attr:dob"]): "19710624"}.items():
+        cands.tf.add(i, c, value)
     counts = rare_agreements(model, cands, entities=1000, gamma=gamma)
     assert counts.tolist() == [2, 0, 0, 1, 2]  # rare + near; near alone; common + near; rare alone; two rare
     assert rare_agreements(model, cands, entities=1000).tolist() == [1, 0, 0, 1, 2]  # exact rare values only

@@ -26,7 +26,7 @@ import json
 import math
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -45,7 +45,7 @@ from kgres.resolve.score.levels import (ACRONYM, BANDS, LEGAL_SUFFIX, NONE, NULL
                                         head_added, short_form_question, tf_values, titles_apart, vectors,
                                         words_swapped)
 from kgres.resolve.score.memo import Compared, PairMemo
-from kgres.resolve.score.model import MatchModel, auto_threshold, expected_quality, train
+from kgres.resolve.score.model import Cells, MatchModel, auto_threshold, expected_quality, probability, train
 from kgres.resolve.score.names import same_name_tokens, shares_code
 from kgres.resolve.score.rules import ScoreConfig, compare
 from kgres.resolve.score.sides import Semantic, Side
@@ -75,25 +75,61 @@ class ScoreStats(BaseModel):
 @dataclass
 class Candidates:
     """A run's candidate pairs as the model sees them: ids, comparison vectors, the values behind
-    term-frequency-adjusted levels, cannot-link reasons and the cosines (for the evidence)."""
+    term-frequency-adjusted levels, cannot-link reasons and the cosines (for the evidence). What every
+    pair has is kept a page at a time in arrays, not as a Python object per pair: a pass holds all
+    its pairs until it has trained and predicted (5.9M in the first pass of 1M generated mentions)."""
 
     a: list[str] = field(default_factory=list)
     b: list[str] = field(default_factory=list)
     rel: list[str] = field(default_factory=list)  # the pair's CANDIDATE relationship (elementId)
-    gamma: list[np.ndarray] = field(default_factory=list)
-    tf: dict[tuple[int, int], str] = field(default_factory=dict)
+    gamma: list[np.ndarray] = field(default_factory=list)  # a page's levels at a time
+    tf: Cells = field(default_factory=Cells)
     conflict: list[str | None] = field(default_factory=list)
-    # names that share words, each with its own (words_swapped), or a compound and its modifier (head_added)
-    swapped: list[bool] = field(default_factory=list)
-    coded: list[bool] = field(default_factory=list)  # names that share a model code (shares_code)
-    ego: list[float] = field(default_factory=list)
-    neighbour: list[float] = field(default_factory=list)
+    # per page: names that share words, each with its own (words_swapped), or a compound and its
+    # modifier (head_added); names that share a model code (shares_code); the ego and neighbour
+    # cosines, NaN where a vector is missing
+    swapped: list[np.ndarray] = field(default_factory=list)
+    coded: list[np.ndarray] = field(default_factory=list)
+    ego: list[np.ndarray] = field(default_factory=list)
+    neighbour: list[np.ndarray] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.a)
 
     def matrix(self, k: int) -> np.ndarray:
         return np.concatenate(self.gamma) if self.gamma else np.zeros((0, k), dtype=np.int8)
+
+    def column(self, name: str) -> np.ndarray:
+        """The pages of ``swapped``, ``coded``, ``ego`` or ``neighbour`` as one array."""
+        pages = getattr(self, name)
+        return np.concatenate(pages) if pages else np.zeros(0, dtype=bool if name in ("swapped", "coded") else float)
+
+    def add_page(self, page: list[dict[str, Any]], compared: list[Compared]) -> None:
+        """The rows of a page (:func:`_complete`'s) and their comparison outcomes."""
+        if not page:
+            return
+        offset = len(self.a)
+        for i, (r, c) in enumerate(zip(page, compared)):
+            for k, v in c.tf:
+                self.tf.add(offset + i, k, v)
+            self.a.append(r["a"])
+            self.b.append(r["b"])
+            self.rel.append(r.get("rel"))
+            self.conflict.append(c.conflict)
+        self.gamma.append(np.frombuffer(b"".join(c.gamma for c in compared), dtype=np.int8).reshape(len(page), -1))
+        self.swapped.append(np.fromiter((c.swapped for c in compared), dtype=bool, count=len(page)))
+        self.coded.append(np.fromiter((c.coded for c in compared), dtype=bool, count=len(page)))
+        self.ego.append(_nan_for_none(r["ego"] for r in page))
+        self.neighbour.append(_nan_for_none(r["neighbour"] for r in page))
+
+
+def _nan_for_none(values: Iterable[float | None]) -> np.ndarray:
+    return np.fromiter((math.nan if v is None else v for v in values), dtype=np.float64)
+
+
+def _none_for_nan(values: np.ndarray) -> list[float | None]:
+    """The Python floats of ``values``, None where NaN (a cosine whose vector is missing)."""
+    return [None if v != v else v for v in values.tolist()]
 
 
 def pages(db: Database, run_id: str, batch_size: int, structural: bool = True
@@ -213,23 +249,13 @@ def collect(source: Iterable[tuple[list[dict[str, Any]], "_Sides"]], comps: list
                              r["ego"], r["neighbour"], ambiguity) for r in page]
         fresh = iter(_compare([r for r, h in zip(page, held) if h is None], sides, comps, ambiguity, tokens,
                               memo is not None))
-        offset = len(out)
-        rows = []
-        for i, (r, h) in enumerate(zip(page, held)):
+        compared = []
+        for r, h in zip(page, held):
             c = h if h is not None else next(fresh)
             if h is None and memo is not None:
                 memo.put(r["a"], r["b"], c)
-            rows.append(c.gamma)
-            out.tf.update({(offset + i, k): v for k, v in c.tf})
-            out.a.append(r["a"])
-            out.b.append(r["b"])
-            out.rel.append(r.get("rel"))
-            out.conflict.append(c.conflict)
-            out.swapped.append(c.swapped)
-            out.coded.append(c.coded)
-            out.ego.append(r["ego"])
-            out.neighbour.append(r["neighbour"])
-        out.gamma.append(np.frombuffer(b"".join(rows), dtype=np.int8).reshape(len(rows), len(comps)))
+            compared.append(c)
+        out.add_page(page, compared)
         on_batch(len(page))
     return out
 
@@ -279,9 +305,9 @@ def score_model(db: Database, run_id: str, cfg: ModelConfig = ModelConfig(), amb
 Keep = Callable[[bool, str, str | None, bool], bool]
 
 
-def score_pairs(db: Database, run_id: str, pairs: dict[tuple[str, str], list[str]], cfg: ModelConfig = ModelConfig(),
-                ambiguity: Ambiguity | None = None, model: MatchModel | None = None, batch_size: int = 2000,
-                on_batch: Callable[[int], None] = lambda n: None, memo: PairMemo | None = None,
+def score_pairs(db: Database, run_id: str, pairs: Mapping[tuple[str, str], Sequence[str]],
+                cfg: ModelConfig = ModelConfig(), ambiguity: Ambiguity | None = None, model: MatchModel | None = None,
+                batch_size: int = 2000, on_batch: Callable[[int], None] = lambda n: None, memo: PairMemo | None = None,
                 keep: Keep | None = None) -> tuple[ScoreStats, MatchModel, list[dict[str, Any]]]:
     """:func:`score_model` for pairs held in memory (:class:`~kgres.resolve.block.Proposals`: id
     pairs, smaller id first, sorted, to the strategies that proposed them): each is written once, as
@@ -323,7 +349,7 @@ def read_page(pairs: int, batch_size: int) -> int:
 
 
 def _score(db: Database, run_id: str, source: Callable[[], Iterable[tuple[list[dict[str, Any]], "_Sides"]]],
-           methods: dict[tuple[str, str], list[str]] | None, cfg: ModelConfig, ambiguity: Ambiguity | None,
+           methods: Mapping[tuple[str, str], Sequence[str]] | None, cfg: ModelConfig, ambiguity: Ambiguity | None,
            model: MatchModel | None, batch_size: int, on_batch: Callable[[int], None], memo: PairMemo | None = None,
            keep: Keep | None = None) -> tuple[ScoreStats, MatchModel, list[dict[str, Any]]]:
     """Score the pairs of ``source`` and write the outcomes: onto their stored CANDIDATE edges
@@ -346,64 +372,70 @@ def _score(db: Database, run_id: str, source: Callable[[], Iterable[tuple[list[d
     if model is None:
         model = fit(db, comps, gamma, cands.conflict, sample, cfg, ambiguity, tokens)
         trained = True
-    level_weights = model.cell_weights(gamma, cands.tf)
-    weights, probs = model.predict(gamma, level_weights=level_weights)
+    weights = match_weights(model, gamma, cands.tf)
+    probs = probability(weights)
     vetoed = np.array([c is not None for c in cands.conflict], dtype=bool)
     probs = np.where(vetoed, 0.0, probs)
     t_auto = min(cfg.auto_ceiling, auto_threshold(probs[~vetoed], cfg.target_precision, cfg.auto_floor))
     capped = weak_names(gamma, comps, rare_agreements(model, cands, sample_entities(db, sample), gamma),
-                        np.array(cands.swapped, dtype=bool), np.array(cands.coded, dtype=bool)) \
+                        cands.column("swapped"), cands.column("coded")) \
         if cfg.name_required else np.zeros(len(gamma), dtype=bool)
     against = riding_the_prior(gamma, comps, weights - model.prior_weight())
     t_review = min(cfg.review_probability, t_auto)
     precision, recall = expected_quality(probs[~vetoed], t_auto)
     bands = {"auto": 0, "review": 0, "reject": 0}
     write = "resolve_score_write" if methods is None else "resolve_score_create"
-    rounded = np.round(level_weights, 4)  # as the evidence keeps them
     rows, outcomes, unchanged = [], [], 0
     encode = EvidenceJson(comps)
     name_rules = [name_of_level(lv.name) for lv in comps[0].levels]  # by name level, as gamma's first column
-    first = gamma[:, 0].tolist() if len(gamma) else []
-    # Python floats and bools, not numpy scalars, in the loop (the same values; a numpy scalar's
-    # every access and comparison costs several times a float's)
-    prob, weight_of, is_capped, is_against = probs.tolist(), weights.tolist(), capped.tolist(), against.tolist()
+    egos, neighbours = cands.column("ego"), cands.column("neighbour")
     # the server writes while the next batch is built, two batches at once (kgres.db.overlap): each
     # creates its own pairs' edges, and while one commits the server runs the other
     with Overlap("kgres-score-write", depth=SCORE_WRITERS) as ahead:
-        for i in range(len(cands)):
-            held = CAPPED if is_capped[i] else AGAINST if is_against[i] and prob[i] >= t_review else None
-            band = "auto" if prob[i] >= t_auto and held is None else \
-                "review" if prob[i] >= t_review and prob[i] > 0 else "reject"
-            bands[band] += 1
-            a, b, p = cands.a[i], cands.b[i], round(prob[i], 6)
-            name_rule = name_rules[first[i]] if first[i] != NULL else None
-            weight = round(weight_of[i], 4)
-            again = False
-            if memo is not None and methods is not None:
-                # everything the pair's edge would say: an edge an earlier pass wrote saying it stands
-                again = memo.written(a, b, hash((
-                    gamma[i].tobytes(), rounded[i].tobytes(), cands.conflict[i], _round4(cands.ego[i]),
-                    _round4(cands.neighbour[i]), held, p, band, weight, tuple(methods[(a, b)]))))
-                unchanged += again
-            # a rejected pair keeps no evidence (see the module docstring); an unchanged one's edge stands
-            signals = None if band == "reject" or (again and band != "auto") else encode(
-                gamma[i], cands.conflict[i], cands.ego[i], cands.neighbour[i], held, level_weights[i])
-            pair_vetoed, pair_capped = cands.conflict[i] is not None, held is not None
-            if keep is None or keep(pair_vetoed, band, name_rule, pair_capped):
-                outcomes.append({"a": a, "b": b, "p": p, "band": band, "name_rule": name_rule, "vetoed": pair_vetoed,
-                                 "capped": pair_capped, "signals": signals if band == "auto" else None})
-            if again:
-                continue
-            row = {"a": a, "b": b, "score": p, "band": band, "match_weight": weight,
-                   "cannot_link": cands.conflict[i], "name_rule": name_rule, "signals_json": signals}
-            if methods is None:
-                row["rel"] = cands.rel[i]
-            else:
-                row["methods"] = methods[(a, b)]
-            rows.append(row)
-            if len(rows) == batch_size:
-                ahead.submit(db.write, write, rows=rows, run_id=run_id)
-                rows = []
+        for lo, hi in _chunks(len(cands)):
+            # Python floats and bools, not numpy scalars, in the loop (the same values; a numpy
+            # scalar's every access and comparison costs several times a float's), a chunk at a time
+            prob, weight_of, is_capped = probs[lo:hi].tolist(), weights[lo:hi].tolist(), capped[lo:hi].tolist()
+            is_against, first = against[lo:hi].tolist(), gamma[lo:hi, 0].tolist()
+            ego, neighbour = _none_for_nan(egos[lo:hi]), _none_for_nan(neighbours[lo:hi])
+            level_weights = model.cell_weights(gamma[lo:hi], cands.tf.window(lo, hi))
+            rounded = np.round(level_weights, 4)  # as the evidence keeps them
+            for j in range(hi - lo):
+                i = lo + j
+                held = CAPPED if is_capped[j] else AGAINST if is_against[j] and prob[j] >= t_review else None
+                band = "auto" if prob[j] >= t_auto and held is None else \
+                    "review" if prob[j] >= t_review and prob[j] > 0 else "reject"
+                bands[band] += 1
+                a, b, p = cands.a[i], cands.b[i], round(prob[j], 6)
+                name_rule = name_rules[first[j]] if first[j] != NULL else None
+                weight = round(weight_of[j], 4)
+                again = False
+                if memo is not None and methods is not None:
+                    # everything the pair's edge would say: an edge an earlier pass wrote saying it stands
+                    again = memo.written(a, b, hash((
+                        gamma[i].tobytes(), rounded[j].tobytes(), cands.conflict[i], _round4(ego[j]),
+                        _round4(neighbour[j]), held, p, band, weight, tuple(methods[(a, b)]))))
+                    unchanged += again
+                # a rejected pair keeps no evidence (see the module docstring); an unchanged one's edge stands
+                signals = None if band == "reject" or (again and band != "auto") else encode(
+                    gamma[i], cands.conflict[i], ego[j], neighbour[j], held, level_weights[j])
+                pair_vetoed, pair_capped = cands.conflict[i] is not None, held is not None
+                if keep is None or keep(pair_vetoed, band, name_rule, pair_capped):
+                    outcomes.append({"a": a, "b": b, "p": p, "band": band, "name_rule": name_rule,
+                                     "vetoed": pair_vetoed, "capped": pair_capped,
+                                     "signals": signals if band == "auto" else None})
+                if again:
+                    continue
+                row = {"a": a, "b": b, "score": p, "band": band, "match_weight": weight,
+                       "cannot_link": cands.conflict[i], "name_rule": name_rule, "signals_json": signals}
+                if methods is None:
+                    row["rel"] = cands.rel[i]
+                else:
+                    row["methods"] = methods[(a, b)]
+                rows.append(row)
+                if len(rows) == batch_size:
+                    ahead.submit(db.write, write, rows=rows, run_id=run_id)
+                    rows = []
         if rows:
             ahead.submit(db.write, write, rows=rows, run_id=run_id)
     if trained:
@@ -414,6 +446,23 @@ def _score(db: Database, run_id: str, source: Callable[[], Iterable[tuple[list[d
                        auto_threshold=round(t_auto, 6), review_threshold=round(t_review, 6),
                        expected_precision=round(precision, 4), expected_recall=round(recall, 4))
     return stats, model, outcomes
+
+
+# Pairs a score stage weighs, and turns into Python values, at a time: each comparison's weight of
+# every pair of a pass (float64) and its probabilities, weights, flags and cosines as Python values
+# cost some 300 bytes a pair.
+OUTCOME_CHUNK = 50_000
+
+
+def _chunks(n: int) -> Iterator[tuple[int, int]]:
+    return ((lo, min(n, lo + OUTCOME_CHUNK)) for lo in range(0, n, OUTCOME_CHUNK))
+
+
+def match_weights(model: MatchModel, gamma: np.ndarray, cells: Cells) -> np.ndarray:
+    """Each pair's match weight (:meth:`MatchModel.predict`), the comparisons' weights computed for
+    :data:`OUTCOME_CHUNK` pairs at a time: the same floats, without a pass's whole matrix of them."""
+    return np.concatenate([model.prior_weight() + model.cell_weights(gamma[lo:hi], cells.window(lo, hi)).sum(axis=1)
+                           for lo, hi in _chunks(len(gamma))] or [np.zeros(0)])
 
 
 def _round4(x: float | None) -> float | None:
