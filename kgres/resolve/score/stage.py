@@ -75,9 +75,10 @@ class ScoreStats(BaseModel):
 @dataclass
 class Candidates:
     """A run's candidate pairs as the model sees them: ids, comparison vectors, the values behind
-    term-frequency-adjusted levels, cannot-link reasons and the cosines (for the evidence). What every
-    pair has is kept a page at a time in arrays, not as a Python object per pair: a pass holds all
-    its pairs until it has trained and predicted (5.9M in the first pass of 1M generated mentions)."""
+    term-frequency-adjusted levels, cannot-link reasons and the cosines (for the evidence). Levels,
+    flags, cosines and term-frequency cells are kept in arrays, a page at a time, not as Python
+    objects per pair: a pass holds all its pairs until it has trained and predicted (5.9M in the
+    first pass of 1M generated mentions)."""
 
     a: list[str] = field(default_factory=list)
     b: list[str] = field(default_factory=list)
