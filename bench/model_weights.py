@@ -1,11 +1,12 @@
 """How a score stage turns comparison levels into weights and probabilities, at the size of a large
-pass: term-frequency values given as one list per pair (the way before) against the cells the
-stage holds, (pair, comparison) -> value, with the probabilities summed from the weights once. Pure
-Python and numpy, no Neo4j.
+pass: term-frequency values given as one list per pair (the way before) against cells, (pair,
+comparison) -> value, with the probabilities summed from the weights once: in a dict over the whole
+pass at once (the way before), and as the stage holds them now (``Cells``: three arrays), weighed
+``OUTCOME_CHUNK`` pairs at a time (``match_weights``). Pure Python and numpy, no Neo4j.
 
     python bench/model_weights.py [--pairs 1000000] [--comparisons 12] [--cells 300000] [--repeat 2]
 
-Both ways run alternately in one process on the same synthetic pairs; each prints its seconds and the
+The ways run alternately in one process on the same synthetic pairs; each prints its seconds and the
 peak memory tracemalloc traced while it ran (a second run, so that tracing does not slow the timed one).
 """
 
@@ -18,7 +19,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from kgres.resolve.score.model import ComparisonWeights, MatchModel
+from kgres.resolve.score.model import Cells, ComparisonWeights, MatchModel, probability
+from kgres.resolve.score.stage import match_weights
 
 VALUES = 5000  # distinct values of each comparison with term frequencies
 
@@ -60,8 +62,17 @@ def main() -> None:
     def cells_way() -> tuple[np.ndarray, np.ndarray]:
         return model.predict(gamma, level_weights=model.cell_weights(gamma, cells))
 
+    arrays = Cells()
+    for (i, k), value in sorted(cells.items()):  # a stage adds them in pair order
+        arrays.add(i, k, value)
+
+    def chunked_way() -> tuple[np.ndarray, np.ndarray]:
+        weights = match_weights(model, gamma, arrays)
+        return weights, probability(weights)
+
     ways: list[tuple[str, Callable[[], tuple[np.ndarray, np.ndarray]]]] = [
-        ("a list per pair, weights twice", rows_way), ("cells, weights once", cells_way)]
+        ("a list per pair, weights twice", rows_way), ("cells, weights once", cells_way),
+        ("cell arrays, a chunk at a time", chunked_way)]
     print(f"{args.pairs:,} pairs, {args.comparisons} comparisons with term frequencies, {len(cells):,} cells")
     for _ in range(args.repeat):
         for name, way in ways:
@@ -73,7 +84,8 @@ def main() -> None:
             peak = tracemalloc.get_traced_memory()[1]
             tracemalloc.stop()
             print(f"  {name:32s} {seconds:6.2f} s   peak traced {peak / 2**20:6.0f} MiB")
-    same = [np.array_equal(x, y) for x, y in zip(rows_way(), cells_way())]
+    results = [way() for _, way in ways]
+    same = [np.array_equal(x, y) for other in results[1:] for x, y in zip(results[0], other)]
     print(f"same match weights and probabilities: {all(same)}")
 
 
