@@ -717,6 +717,7 @@ def test_the_pair_memo_holds_at_most_its_limit_dropping_the_longest_held():
     assert memo.get("a", "b", 1, 2, False, 0.5, None, None) == c
     assert memo.get("a", "c", 1, 2, False, 0.5, None, None) is None
     assert not memo.written("a", "c", 7) and memo.written("b", "c", 7)
+    assert not memo.written("a", "c", 7)  # dropped, it keeps no edge: edges stay within the limit
     memo.forget({"c"})
     assert set(memo.held()) == {("a", "b")} and not memo.written("b", "c", 7)
     # past a larger limit the longest held go a tenth of the limit at a time (one scan, not one per put)
