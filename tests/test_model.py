@@ -270,6 +270,44 @@ def test_a_score_stage_weighs_a_chunk_of_pairs_at_a_time_as_predict_weighs_them_
     assert stage.match_weights(model, gamma[:0], Cells()).tolist() == []
 
 
+def test_a_score_stages_cosines_are_each_pairs_dot_product_of_unit_vectors_kept_in_reused_rows():
+    """The sides a score stage keeps hold their vectors as rows of one matrix per kind: a page's cosines
+    are the dot products of the pairs' unit vectors, None where either vector is missing; the rows of
+    entities pushed out are used again by those read next; vectors of another length (never after one
+    embed stage) are compared pair by pair."""
+    from kgres.resolve.score.stage import _Matrix, _Sides
+
+    rng = np.random.default_rng(7)
+    vectors = {f"e{i}": rng.normal(size=4 if i == 7 else 8) for i in range(8)}
+    unit = {i: v / np.linalg.norm(v) for i, v in vectors.items()}
+
+    def row(i: str, embedding: bool = True) -> dict:
+        return {"e": {"id": i, "embedding": vectors[i].tolist() if embedding else None, "context_embedding": None,
+                      "chunks": []}}
+
+    def cos(x: str, y: str) -> float:
+        return pytest.approx(float(unit[x] @ unit[y]), abs=1e-12)
+
+    sides = _Sides([row("e0"), row("e1"), row("e2", embedding=False)], limit=3, structural=False)
+    assert sides.cosines(["e0", "e0", "e1"], ["e1", "e2", "e0"], 0) == [cos("e0", "e1"), None, cos("e1", "e0")]
+    assert sides.cosines(["e0"], ["e1"], 1) == [None]  # no entity has a context vector
+    sides.load(None, ["e3", "e4", "e5"], ready=[row("e3"), row("e4"), row("e5")])
+    assert sides.missing(["e0", "e1", "e2", "e3"]) == ["e0", "e1", "e2"]  # pushed out: the limit is 3
+    assert sides.cosines(["e3", "e4"], ["e4", "e5"], 0) == [cos("e3", "e4"), cos("e4", "e5")]
+    sides.load(None, ["e5", "e6"], ready=[row("e6")])
+    assert sides._vectors[0].row["e6"] in (0, 1, 2)  # a row one of the first three held
+    assert sides.cosines(["e5", "e4"], ["e6", "e6"], 0) == [cos("e5", "e6"), cos("e4", "e6")]
+    matrix = _Matrix()
+    for i in ("e6", "e7", "e2"):
+        matrix.put(i, unit[i] if i != "e2" else None)
+    assert set(matrix.odd) == {"e7"} and matrix.get("e2") is None
+    assert matrix.get("e7").tolist() == unit["e7"].tolist() and matrix.get("e6").tolist() == unit["e6"].tolist()
+    odd = _Sides([row("e7"), row("e6")], structural=False)  # the first vector read sets the length
+    assert odd.cosines(["e6"], ["e6"], 0) == [cos("e6", "e6")]
+    matrix.drop("e7")
+    assert not matrix.odd
+
+
 def test_em_recovers_known_m_and_u():
     """Pairs drawn from a known two-class model: EM finds the share of matches and m and u again."""
     comps = [attribute_comparison(k, "number") for k in ("a", "b", "c", "d")]  # four levels each

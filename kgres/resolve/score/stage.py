@@ -726,7 +726,7 @@ class _Sides:
 
     def __init__(self, rows: list[dict[str, Any]] = (), limit: int | None = None, structural: bool = True) -> None:
         self._rows: OrderedDict[str, dict[str, Any]] = OrderedDict()
-        self._vectors: dict[str, tuple[np.ndarray | None, ...]] = {}
+        self._vectors = [_Matrix() for _ in VECTORS]
         self._chunks: dict[str, frozenset[str]] = {}
         self._plain: dict[str, Side] = {}
         self._around: dict[str, _Around] = {}
@@ -740,7 +740,8 @@ class _Sides:
             e = dict(r["e"])
             if e.get("nbrs"):  # in an order of their own, so that one entity reads the same in every pass
                 e["nbrs"] = sorted(e["nbrs"], key=lambda n: (n[0], n[2] or ""))
-            self._vectors[e["id"]] = tuple(_unit(e.pop(k, None)) for k in VECTORS)
+            for matrix, k in zip(self._vectors, VECTORS):
+                matrix.put(e["id"], _unit(e.pop(k, None)))
             self._chunks[e["id"]] = frozenset(e.pop("chunks", None) or ())
             self._rows[e["id"]] = e
 
@@ -765,8 +766,10 @@ class _Sides:
                 self._rows.move_to_end(i)
         while len(self._rows) > max(self.limit, len(ids)):
             gone, _ = self._rows.popitem(last=False)
-            for kept in (self._plain, self._around, self._vectors, self._chunks, self._fingerprints):
+            for kept in (self._plain, self._around, self._chunks, self._fingerprints):
                 kept.pop(gone, None)
+            for matrix in self._vectors:
+                matrix.drop(gone)
         return self
 
     def fingerprint(self, id_: str) -> int:
@@ -778,27 +781,21 @@ class _Sides:
 
     def cosine(self, a: str, b: str, k: int) -> float | None:
         """Cosine in [-1, 1] of ``a``'s and ``b``'s ``VECTORS[k]``; None when either is missing or zero."""
-        x, y = self._vectors[a][k], self._vectors[b][k]
+        x, y = self._vectors[k].get(a), self._vectors[k].get(b)
         return None if x is None or y is None else float(np.dot(x, y))
 
     def cosines(self, a: list[str], b: list[str], k: int) -> list[float | None]:
         """:meth:`cosine` of each pair ``(a[i], b[i])``, as one product over the page (a page of 2,000
         pairs makes 6,000 cosines: one dot product each took ~10 s, profiled, of a 100k-mention resolve)."""
-        ids = sorted(set(a) | set(b))
-        held = [self._vectors[i][k] for i in ids]
-        present = [v for v in held if v is not None]
-        if not present:
-            return [None] * len(a)
-        if len({v.shape for v in present}) > 1:  # vectors of two sizes (never after one embed stage)
+        matrix = self._vectors[k]
+        if matrix.odd:  # vectors of two sizes (never after one embed stage)
             return [self.cosine(x, y, k) for x, y in zip(a, b)]
-        have = np.array([v is not None for v in held], dtype=bool)
-        matrix = np.zeros((len(ids), present[0].shape[0]), dtype=np.float64)
-        matrix[have] = np.stack(present)
-        row = {i: n for n, i in enumerate(ids)}
-        ia = np.fromiter((row[x] for x in a), dtype=np.int64, count=len(a))
-        ib = np.fromiter((row[y] for y in b), dtype=np.int64, count=len(b))
-        dots = np.einsum("ij,ij->i", matrix[ia], matrix[ib])
-        both = have[ia] & have[ib]
+        if matrix.data is None:
+            return [None] * len(a)
+        ia = np.fromiter((matrix.row[x] for x in a), dtype=np.int64, count=len(a))
+        ib = np.fromiter((matrix.row[y] for y in b), dtype=np.int64, count=len(b))
+        dots = np.einsum("ij,ij->i", matrix.data[ia], matrix.data[ib])
+        both = matrix.has[ia] & matrix.has[ib]
         return [d if ok else None for d, ok in zip(dots.tolist(), both.tolist())]
 
     def same_chunk(self, a: str, b: str) -> bool:
@@ -807,15 +804,13 @@ class _Sides:
 
     def between(self, a: str, b: str) -> list[str]:
         """The predicates of the RELATED edges between ``a`` and ``b``."""
+        if b not in self._side(a).neighbours:  # most pairs: no edge, and no index of the edges to build
+            return []
         return list(self._around_of(a).predicates.get(b, ()))
 
     def get(self, id_: str, other: str) -> Side:
         """``id_``'s Side as seen from a pair with ``other``: without ``other`` among its neighbours."""
-        if id_ not in self._plain:
-            nbrs = self._rows[id_].get("nbrs") or ()
-            self._plain[id_] = Side.from_row({**self._rows[id_], "neighbours": [n for n, *_ in nbrs],
-                                              "typed_neighbours": [t for _, t, *_ in nbrs]})
-        plain = self._plain[id_]
+        plain = self._side(id_)
         if other not in plain.neighbours:
             return plain
         around = self._around_of(id_)
@@ -825,10 +820,62 @@ class _Sides:
                 "typed_neighbours": plain.typed_neighbours - around.only(other)}
         return replace(plain, **kept, aliases=tuple(replace(x, **kept) for x in plain.aliases))
 
+    def _side(self, id_: str) -> Side:
+        """``id_``'s Side with every neighbour."""
+        if id_ not in self._plain:
+            nbrs = self._rows[id_].get("nbrs") or ()
+            self._plain[id_] = Side.from_row({**self._rows[id_], "neighbours": [n[0] for n in nbrs],
+                                              "typed_neighbours": [n[1] for n in nbrs]})
+        return self._plain[id_]
+
     def _around_of(self, id_: str) -> "_Around":
         if id_ not in self._around:
             self._around[id_] = _Around.of(self._rows[id_].get("nbrs") or ())
         return self._around[id_]
+
+
+class _Matrix:
+    """One of :data:`VECTORS` for the entities a :class:`_Sides` keeps: a row each of one matrix (unit
+    vectors, float64), rows of entities it no longer keeps used again. A page's cosines gather their
+    rows; stacking each entity's vector into a matrix of the page again was a twelfth of a score stage
+    in Python (100k generated mentions, sampled)."""
+
+    GROW = 4096  # rows added at a time
+
+    def __init__(self) -> None:
+        self.row: dict[str, int] = {}
+        self.data: np.ndarray | None = None  # rows x dimensions, from the first vector put
+        self.has = np.zeros(0, dtype=bool)  # whether a row holds a vector (a missing one: False)
+        self.odd: dict[str, np.ndarray] = {}  # vectors of another length than the first one's
+        self._free: list[int] = []
+
+    def put(self, id_: str, vector: np.ndarray | None) -> None:
+        if vector is not None and self.data is not None and vector.shape != self.data.shape[1:]:
+            self.odd[id_], vector = vector, None
+        if not self._free:
+            n = len(self.has)
+            self.has = np.concatenate([self.has, np.zeros(self.GROW, dtype=bool)])
+            if self.data is not None:
+                self.data = np.concatenate([self.data, np.zeros((self.GROW, self.data.shape[1]))])
+            self._free = list(range(n + self.GROW - 1, n - 1, -1))
+        if vector is not None and self.data is None:
+            self.data = np.zeros((len(self.has), len(vector)))
+        i = self.row[id_] = self._free.pop()
+        self.has[i] = vector is not None
+        if vector is not None:
+            self.data[i] = vector
+
+    def drop(self, id_: str) -> None:
+        if (i := self.row.pop(id_, None)) is not None:
+            self.has[i] = False
+            self._free.append(i)
+        self.odd.pop(id_, None)
+
+    def get(self, id_: str) -> np.ndarray | None:
+        if id_ in self.odd:
+            return self.odd[id_]
+        i = self.row[id_]
+        return self.data[i] if self.has[i] else None
 
 
 @dataclass(frozen=True)
