@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from rapidfuzz.distance import DamerauLevenshtein, JaroWinkler
 
+from kgres.resolve.normalize import QUALIFIERS
 from kgres.resolve.score.identifiers import identifier_conflict
 from kgres.resolve.score.names import (given_names_conflict, numbers_clash, predicate_key, qualifiers,
                                        surnames_conflict, unaccent)
@@ -85,6 +86,8 @@ def _title(a: Side, b: Side) -> str | None:
 def _qualifiers(a: Side, b: Side) -> str | None:
     if not _persons(a, b):
         return None
+    if QUALIFIERS.isdisjoint(a.tokens) and QUALIFIERS.isdisjoint(b.tokens):
+        return None  # the common case, decided without building sets
     qa, qb = qualifiers(a.tokens), qualifiers(b.tokens)
     if qa != qb and not _records_agree(a, b):
         return f"different qualifiers: {' '.join(sorted(qa)) or '-'} vs {' '.join(sorted(qb)) or '-'}"
@@ -206,6 +209,8 @@ def _derivative(a: Side, b: Side) -> str | None:
 
 
 def _identifiers(a: Side, b: Side) -> str | None:
+    if not (a.identifiers and b.identifiers):
+        return None
     conflict = identifier_conflict(a.identifiers, b.identifiers)
     return f"identifiers differ: {conflict}" if conflict else None
 

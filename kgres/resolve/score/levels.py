@@ -735,19 +735,22 @@ def vectors(frame: PairFrame, comps: Sequence[Comparison]) -> np.ndarray:
 def tf_values(frame: PairFrame, comps: Sequence[Comparison]) -> list[list[str | None]]:
     """Per pair and comparison, the shared value behind a term-frequency-adjusted exact level (the
     name key, the attribute value), else None."""
+    # what each comparison reads is looked up once, not per pair: a page is thousands of pairs
+    named = [k for k, c in enumerate(comps) if c.name == "name"]
+    attributes = [(k, c.name.split(":", 1)[1], c.kind) for k, c in enumerate(comps)
+                  if c.name != "name" and c.kind != "fixed"]
+    blank: list[str | None] = [None] * len(comps)
     out: list[list[str | None]] = []
     names = frame.names()
     for i, (x, y) in enumerate(zip(frame.a, frame.b)):
-        row: list[str | None] = []
-        for c in comps:
-            if c.name == "name":
-                lv, nx, _ = names[i]
-                row.append(nx.core if lv == SAME_KEY else None)  # every band of same_key is TF-adjusted
-            elif c.kind != "fixed":
-                key = c.name.split(":", 1)[1]
-                shared = set(attribute_values(x, key, c.kind)) & set(attribute_values(y, key, c.kind))
-                row.append(min(shared) if shared else None)
-            else:
-                row.append(None)
+        row = blank.copy()
+        lv, nx, _ = names[i]
+        if lv == SAME_KEY:  # every band of same_key is TF-adjusted
+            for k in named:
+                row[k] = nx.core
+        if x.attributes and y.attributes:  # an entity without attributes has no value of any key
+            for k, key, kind in attributes:
+                shared = set(attribute_values(x, key, kind)) & set(attribute_values(y, key, kind))
+                row[k] = min(shared) if shared else None
         out.append(row)
     return out
