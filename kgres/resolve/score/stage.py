@@ -413,9 +413,11 @@ def _score(db: Database, run_id: str, source: Callable[[], Iterable[tuple[list[d
                 again = False
                 if memo is not None and methods is not None:
                     # everything the pair's edge would say: an edge an earlier pass wrote saying it stands
+                    # (the cosines as read, not rounded as the evidence keeps them: a float's round()
+                    # costs a microsecond, and a cosine that moved below the fourth digit is rare)
                     again = memo.written(a, b, hash((
-                        gamma[i].tobytes(), rounded[j].tobytes(), cands.conflict[i], _round4(ego[j]),
-                        _round4(neighbour[j]), held, p, band, weight, tuple(methods[(a, b)]))))
+                        gamma[i].tobytes(), rounded[j].tobytes(), cands.conflict[i], ego[j],
+                        neighbour[j], held, p, band, weight, tuple(methods[(a, b)]))))
                     unchanged += again
                 # a rejected pair keeps no evidence (see the module docstring); an unchanged one's edge stands
                 signals = None if band == "reject" or (again and band != "auto") else encode(
@@ -464,10 +466,6 @@ def match_weights(model: MatchModel, gamma: np.ndarray, cells: Cells) -> np.ndar
     :data:`OUTCOME_CHUNK` pairs at a time: the same floats, without a pass's whole matrix of them."""
     return np.concatenate([model.prior_weight() + model.cell_weights(gamma[lo:hi], cells.window(lo, hi)).sum(axis=1)
                            for lo, hi in _chunks(len(gamma))] or [np.zeros(0)])
-
-
-def _round4(x: float | None) -> float | None:
-    return None if x is None else round(x, 4)
 
 
 def fit(db: Database, comps: list[Comparison], gamma: np.ndarray, conflicts: list[str | None],
