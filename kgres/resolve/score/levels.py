@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from itertools import repeat
 
 import numpy as np
 from rapidfuzz.distance import DamerauLevenshtein, JaroWinkler, Levenshtein
@@ -146,7 +147,8 @@ class TokenWeights:
         one edit)."""
         pairs, rest = [], set(b)
         order = None  # b's words in order, read as those still unmatched
-        for w in sorted(set(a), key=lambda w: (-self(w), w)):
+        weights, default = self.weights, self.default
+        for w in sorted(set(a), key=lambda w: (-weights.get(w, default), w)):
             if w in rest:
                 match = w
             elif len(w) < 4:
@@ -166,8 +168,12 @@ class TokenWeights:
         and words one name runs together one word (:func:`closed_up`)."""
         a = closed_up(a, b)
         b = closed_up(b, a)
-        shared = sum(min(self(w), self(v)) for w, v in self.matched(a, b))
-        union = sum(self(w) for w in set(a)) + sum(self(w) for w in set(b)) - shared
+        # the weights read from the dict, not through __call__: a name pair's words are weighed
+        # some ten times, for most candidate pairs of every pass (the same sums, in the same order)
+        weights, default = self.weights, self.default
+        shared = sum(min(weights.get(w, default), weights.get(v, default)) for w, v in self.matched(a, b))
+        union = sum(map(weights.get, set(a), repeat(default))) + sum(map(weights.get, set(b), repeat(default))) \
+            - shared
         return shared / union if union > 0 else 0.0
 
 
