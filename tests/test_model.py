@@ -308,6 +308,28 @@ def test_a_score_stages_cosines_are_each_pairs_dot_product_of_unit_vectors_kept_
     assert not matrix.odd
 
 
+def test_random_pairs_cosines_are_each_pairs_cosine_a_block_of_pairs_at_a_time():
+    """The random pairs that teach the model chance agreement get each pair's cosine, NaN where a
+    vector is missing (a row of zeros), computed a block of pairs at a time (more pairs than a block)."""
+    from kgres.resolve.score import training
+
+    rng = np.random.default_rng(3)
+    embedding = rng.normal(size=(200, 16))  # 19,900 pairs: more than are drawn
+    embedding[5] = 0.0  # no vector
+    sides = [Side(id=f"e{i}", core=f"name {i}", tokens=("name", str(i)), acronym=None, numbers=(), type=None)
+             for i in range(200)]
+    sample = training.Sample(sides=sides, embedding=embedding, context=None, entities=200)
+    frame = training.random_frame(sample, pairs=3 * training.COSINE_ROWS, seed=1, ambiguity=None)
+    index = {s.id: n for n, s in enumerate(sides)}
+    i = np.array([index[x.id] for x in frame.a])
+    j = np.array([index[y.id] for y in frame.b])
+    assert len(i) > training.COSINE_ROWS and np.isnan(frame.neighbour).all()
+    unit = embedding / np.maximum(np.linalg.norm(embedding, axis=1, keepdims=True), 1e-12)
+    expected = np.where((i == 5) | (j == 5), np.nan, (unit[i] * unit[j]).sum(axis=1))
+    assert np.allclose(frame.ego, expected, equal_nan=True, rtol=0, atol=1e-12)
+    assert np.isnan(frame.ego).sum() == ((i == 5) | (j == 5)).sum() > 0
+
+
 def test_em_recovers_known_m_and_u():
     """Pairs drawn from a known two-class model: EM finds the share of matches and m and u again."""
     comps = [attribute_comparison(k, "number") for k in ("a", "b", "c", "d")]  # four levels each

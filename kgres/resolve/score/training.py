@@ -122,6 +122,9 @@ def token_weights(s: Sample, keep: int = 20_000) -> TokenWeights:
     return TokenWeights({w: math.log((n + 1) / (c + 1)) for w, c in common}, default=math.log((n + 1) / 2))
 
 
+COSINE_ROWS = 4096  # random pairs whose cosines are computed together
+
+
 def random_frame(s: Sample, pairs: int, seed: int, ambiguity: Ambiguity | None,
                  tokens: TokenWeights | None = None) -> PairFrame:
     """Random pairs of distinct sampled entities (all pairs of a small sample) as a frame."""
@@ -138,7 +141,11 @@ def random_frame(s: Sample, pairs: int, seed: int, ambiguity: Ambiguity | None,
         if m is None:
             return np.full(len(i), np.nan)
         norms = np.linalg.norm(m, axis=1)
-        cos = (m[i] * m[j]).sum(axis=1) / np.maximum(norms[i] * norms[j], 1e-12)
+        # a few thousand pairs' rows at a time: the same sums, without three arrays of every pair's
+        # vectors (50,000 pairs of 384 floats: 150 MB each, 0.25-2.6 s against 0.04 s)
+        dots = np.concatenate([(m[i[k:k + COSINE_ROWS]] * m[j[k:k + COSINE_ROWS]]).sum(axis=1)
+                               for k in range(0, len(i), COSINE_ROWS)] or [np.zeros(0)])
+        cos = dots / np.maximum(norms[i] * norms[j], 1e-12)
         return np.where((norms[i] > 0) & (norms[j] > 0), cos, np.nan)
 
     frame = PairFrame.of([(s.sides[a], s.sides[b]) for a, b in zip(i, j)], ambiguity=ambiguity, tokens=tokens)
