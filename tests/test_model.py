@@ -306,6 +306,10 @@ def test_a_score_stages_cosines_are_each_pairs_dot_product_of_unit_vectors_kept_
     assert odd.cosines(["e6"], ["e6"], 0) == [cos("e6", "e6")]
     matrix.drop("e7")
     assert not matrix.odd
+    small = _Matrix(rows=1)  # grows past the rows it was made with, keeping what they hold
+    for i in ("e0", "e1", "e3"):
+        small.put(i, unit[i])
+    assert [small.get(i).tolist() for i in ("e0", "e1", "e3")] == [unit[i].tolist() for i in ("e0", "e1", "e3")]
 
 
 def test_random_pairs_cosines_are_each_pairs_cosine_a_block_of_pairs_at_a_time():

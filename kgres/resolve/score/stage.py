@@ -724,12 +724,12 @@ class _Sides:
 
     def __init__(self, rows: list[dict[str, Any]] = (), limit: int | None = None, structural: bool = True) -> None:
         self._rows: OrderedDict[str, dict[str, Any]] = OrderedDict()
-        self._vectors = [_Matrix() for _ in VECTORS]
+        self.limit = SIDES_KEPT if limit is None else limit
+        self._vectors = [_Matrix(self.limit + _Matrix.GROW) for _ in VECTORS]
         self._chunks: dict[str, frozenset[str]] = {}
         self._plain: dict[str, Side] = {}
         self._around: dict[str, _Around] = {}
         self._fingerprints: dict[str, int] = {}
-        self.limit = SIDES_KEPT if limit is None else limit
         self.structural = structural  # rows read here carry the topology FastRP vector (:meth:`read`)
         self._add(rows)
 
@@ -836,16 +836,18 @@ class _Matrix:
     """One of :data:`VECTORS` for the entities a :class:`_Sides` keeps: a row each of one matrix (unit
     vectors, float64), rows of entities it no longer keeps used again. A page's cosines gather their
     rows; stacking each entity's vector into a matrix of the page again was a twelfth of a score stage
-    in Python (100k generated mentions, sampled)."""
+    in Python (100k generated mentions, sampled). The matrix is allocated for ``rows`` at once, as
+    zeros the system maps only where rows are written (a small run touches what it uses), and grows
+    only past them, so it is not copied as it fills."""
 
-    GROW = 4096  # rows added at a time
+    GROW = 4096  # rows added at a time past the first ``rows``
 
-    def __init__(self) -> None:
+    def __init__(self, rows: int = GROW) -> None:
         self.row: dict[str, int] = {}
         self.data: np.ndarray | None = None  # rows x dimensions, from the first vector put
-        self.has = np.zeros(0, dtype=bool)  # whether a row holds a vector (a missing one: False)
+        self.has = np.zeros(rows, dtype=bool)  # whether a row holds a vector (a missing one: False)
         self.odd: dict[str, np.ndarray] = {}  # vectors of another length than the first one's
-        self._free: list[int] = []
+        self._free = list(range(rows - 1, -1, -1))
 
     def put(self, id_: str, vector: np.ndarray | None) -> None:
         if vector is not None and self.data is not None and vector.shape != self.data.shape[1:]:
