@@ -310,6 +310,8 @@ def test_a_score_stages_cosines_are_each_pairs_dot_product_of_unit_vectors_kept_
     for i in ("e0", "e1", "e3"):
         small.put(i, unit[i])
     assert [small.get(i).tolist() for i in ("e0", "e1", "e3")] == [unit[i].tolist() for i in ("e0", "e1", "e3")]
+    small.put("e1", None)  # put again: the entity's new vector (none), in one row
+    assert small.get("e1") is None and sorted(small.row.values()) == [0, 1, 2] and small.has.sum() == 2
 
 
 def test_random_pairs_cosines_are_each_pairs_cosine_a_block_of_pairs_at_a_time():

@@ -850,6 +850,7 @@ class _Matrix:
         self._free = list(range(rows - 1, -1, -1))
 
     def put(self, id_: str, vector: np.ndarray | None) -> None:
+        self.drop(id_)  # put again: its old row is free
         if vector is not None and self.data is not None and vector.shape != self.data.shape[1:]:
             self.odd[id_], vector = vector, None
         if not self._free:
