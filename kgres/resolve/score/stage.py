@@ -847,21 +847,24 @@ class _Matrix:
         self.data: np.ndarray | None = None  # rows x dimensions, from the first vector put
         self.has = np.zeros(rows, dtype=bool)  # whether a row holds a vector (a missing one: False)
         self.odd: dict[str, np.ndarray] = {}  # vectors of another length than the first one's
-        self._free = list(range(rows - 1, -1, -1))
+        self._free: list[int] = []  # rows of entities dropped, used again first
+        self._used = 0  # rows handed out so far
 
     def put(self, id_: str, vector: np.ndarray | None) -> None:
         self.drop(id_)  # put again: its old row is free
         if vector is not None and self.data is not None and vector.shape != self.data.shape[1:]:
             self.odd[id_], vector = vector, None
-        if not self._free:
-            n = len(self.has)
+        if not self._free and self._used == len(self.has):
             self.has = np.concatenate([self.has, np.zeros(self.GROW, dtype=bool)])
             if self.data is not None:
                 self.data = np.concatenate([self.data, np.zeros((self.GROW, self.data.shape[1]))])
-            self._free = list(range(n + self.GROW - 1, n - 1, -1))
         if vector is not None and self.data is None:
             self.data = np.zeros((len(self.has), len(vector)))
-        i = self.row[id_] = self._free.pop()
+        if self._free:
+            i = self._free.pop()
+        else:
+            i, self._used = self._used, self._used + 1
+        self.row[id_] = i
         self.has[i] = vector is not None
         if vector is not None:
             self.data[i] = vector
