@@ -1,13 +1,13 @@
-// resolve_embed_context_settings: how the graph's context embeddings were written, for recomputing some
-// of them after a rollback or a split (kgres.resolve.embed.refresh_context): the dimension of one of
-// them (null when no entity has one), and the newest resolution run's config (its embed.fastrp_seed).
+// resolve_embed_context_settings: the length of one context embedding of the graph and of one text
+// embedding (null where no entity has one). They differ where an earlier kgres wrote the context
+// embeddings (a FastRP projection to fastrp_dimensions), which kgres.resolve.embed then recomputes whole.
 // Params: none.
 CALL () {
   OPTIONAL MATCH (e:Entity) WHERE e.context_embedding IS NOT NULL
-  RETURN size(e.context_embedding) AS dimensions LIMIT 1
+  RETURN size(e.context_embedding) AS context LIMIT 1
 }
 CALL () {
-  OPTIONAL MATCH (r:ResolutionRun) WHERE r.config CONTAINS '"fastrp_seed"'
-  RETURN r.config AS config ORDER BY r.started_at DESC LIMIT 1
+  OPTIONAL MATCH (e:Entity) WHERE e.embedding IS NOT NULL
+  RETURN size(e.embedding) AS text LIMIT 1
 }
-RETURN dimensions, config
+RETURN context, text

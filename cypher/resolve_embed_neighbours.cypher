@@ -1,10 +1,9 @@
-// resolve_embed_neighbours: the entities in $ids and their RELATED neighbours of at most $max_degree
-// neighbours (whose context embeddings new entities change; see resolve_embed_project_around).
-// Params: $ids list<string>, $max_degree int.
+// resolve_embed_neighbours: the entities in $ids and their RELATED neighbours: those whose context
+// embeddings a change of the edges of $ids changes (kgres.resolve.embed.context_around).
+// Params: $ids list<string>.
 UNWIND $ids AS id
 MATCH (f:Entity {id: id})
 OPTIONAL MATCH (f)-[:RELATED]-(n:Entity)
-WHERE COUNT { (n)-[:RELATED]-() } <= $max_degree
 WITH collect(DISTINCT f.id) + collect(DISTINCT n.id) AS around
 UNWIND around AS id
 RETURN DISTINCT id

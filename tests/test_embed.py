@@ -70,7 +70,7 @@ def test_topology_is_written_apart_from_the_context(graph):
     embed(graph, topology=False)
     assert all(v is None for v in vectors(graph, "fastrp").values())      # context only
     context = vectors(graph, "context_embedding")
-    assert all(len(context[k]) == 128 for k in "abc")
+    assert all(len(context[k]) == 384 for k in "abc")                    # the text embeddings' length
     embed_module.topology(graph, 128, EmbedConfig().fastrp_seed)
     assert vectors(graph, "context_embedding") == context                  # left as it was
     both = vectors(graph, "fastrp")
@@ -184,11 +184,45 @@ def test_embed_reports_its_precision(graph):
     assert embed(graph, EmbedConfig(bf16="off", fastrp=False)).precision == "float32"
 
 
-def test_context_around_new_entities_equals_the_whole_graph_fastrp(db, tmp_path):
-    """An incremental resolve recomputes context embeddings only around its new entities, from a
-    projection of their neighbourhood: the vectors must be those of the whole graph's projection."""
+def test_a_context_embedding_is_the_direction_of_its_neighbours_mean_text_embedding(graph):
+    """Each RELATED edge adds its neighbour's unit text embedding; the sum is scaled to length 1. An
+    entity without neighbours, or whose neighbours have no text embedding, has none."""
     import numpy as np
 
+    embed(graph)
+    text, context = vectors(graph, "embedding"), vectors(graph, "context_embedding")
+
+    def unit(*vs):
+        s = np.sum([np.divide(v, np.linalg.norm(v)) for v in vs], axis=0)
+        return s / np.linalg.norm(s)
+
+    # a and c live at b; b is lived at by a and c; d has no relation
+    for k, around in (("a", ["b"]), ("c", ["b"]), ("b", ["a", "c"])):
+        assert np.allclose(context[k], unit(*(text[n] for n in around)), atol=1e-6), k
+    assert context["d"] is None
+    graph.run("MATCH (e:Entity {id: 'ent:jsonl:b'}) REMOVE e.embedding")
+    assert embed_module.contexts(graph, ["ent:jsonl:a", "ent:jsonl:b", "no such entity"]) == 1
+    after = vectors(graph, "context_embedding")
+    assert after["a"] is None and np.allclose(after["b"], context["b"], atol=1e-7)
+
+
+def test_context_embeddings_an_earlier_kgres_wrote_are_recomputed_whole(graph):
+    """A graph whose context embeddings are an earlier kgres's (a FastRP projection, 128 floats): an
+    increment's embed, and a refresh after a rollback, recompute every one, not those around their
+    entities only (vectors of two kinds would be compared with each other)."""
+    embed(graph)
+    current = vectors(graph, "context_embedding")
+    for recompute in (lambda: embed(graph, ids=["ent:jsonl:d"]),
+                      lambda: embed_module.refresh_context(graph, ["ent:jsonl:d"])):
+        graph.run("MATCH (e:Entity) WHERE e.context_embedding IS NOT NULL "
+                  "SET e.context_embedding = [x IN range(1, 128) | 0.1]")
+        recompute()
+        assert vectors(graph, "context_embedding") == current
+
+
+def test_context_around_new_entities_equals_the_whole_graph(db, tmp_path):
+    """An incremental resolve recomputes context embeddings only around its new entities: the vectors
+    must be those of a whole recompute, a hub's (more than 100 neighbours) too."""
     from kgres import ingest
     from kgres.evaluate.synth import generate
     from kgres.resolve.embed import context_around, embed
@@ -200,16 +234,19 @@ def test_context_around_new_entities_equals_the_whole_graph_fastrp(db, tmp_path)
     parallel = db.run("MATCH (a:Entity)-[r:RELATED]->(b:Entity) WHERE a.id IN $ids WITH a, b LIMIT 10 "
                       "CREATE (a)-[:RELATED {predicate: 'also_related_to'}]->(b) RETURN count(*) AS n", ids=ids)
     assert parallel[0]["n"] > 0
+    # a hub related to 120 entities, one of them among ids
+    hub = db.run("MATCH (h:Entity) WHERE NOT h.id IN $ids WITH h ORDER BY h.id LIMIT 1 "
+                 "MATCH (o:Entity) WHERE o <> h WITH h, o ORDER BY o.id SKIP 40 LIMIT 120 "
+                 "CREATE (h)-[:RELATED {predicate: 'knows'}]->(o) RETURN h.id AS id, collect(o.id) AS around", ids=ids)
+    assert set(hub[0]["around"]) & set(ids)
     embed(db)
     whole = {r["id"]: r["v"] for r in db.run("MATCH (e:Entity) RETURN e.id AS id, e.context_embedding AS v")}
-    db.run("MATCH (e:Entity) WHERE e.id IN $ids REMOVE e.context_embedding", ids=ids)
-    assert context_around(db, ids, 128, 42, page=15) >= len(ids)
+    assert whole[hub[0]["id"]] is not None
+    db.run("MATCH (e:Entity) WHERE e.id IN $ids REMOVE e.context_embedding", ids=ids + [hub[0]["id"]])
+    assert context_around(db, ids, page=15) >= len(ids)
     again = {r["id"]: r["v"] for r in db.run("MATCH (e:Entity) RETURN e.id AS id, e.context_embedding AS v")}
     assert sum(v is not None for v in again.values()) > 0
-    for k, v in whole.items():
-        assert (v is None) == (again[k] is None), k
-        if v is not None:
-            assert np.allclose(v, again[k], atol=1e-5), k
+    assert again == whole  # one computation, in one order: the same floats
 
 
 def test_a_model_preloaded_in_the_background_fails_where_it_is_needed_and_loads_once():
@@ -247,8 +284,9 @@ def test_texts_encoded_ahead_are_taken_and_only_what_changed_since_is_encoded(gr
     taken = vectors(graph, "embedding")
     graph.run("MATCH (e:Entity) REMOVE e.embedding_key")
     embed(graph, cfg)
+    # a text encoded alone and in a batch of four rounds a little differently (torch 2.15: up to 2e-5)
     for k, v in vectors(graph, "embedding").items():
-        assert taken[k] == pytest.approx(v, abs=1e-5), k
+        assert taken[k] == pytest.approx(v, abs=1e-4), k
     assert encode_ahead(graph, cfg) is None                               # nothing stale: nothing to do
 
 
@@ -284,7 +322,7 @@ def test_context_embeddings_do_not_depend_on_the_order_the_edges_were_stored_in(
 
     def around() -> dict:
         db.run("MATCH (e:Entity) WHERE e.id IN $ids REMOVE e.context_embedding", ids=ids)
-        context_around(db, ids, 128, 42)
+        context_around(db, ids)
         return {i: v for i, v in contexts(db).items() if i in ids}
 
     whole, near = contexts(db), around()

@@ -35,7 +35,7 @@ def test_plugin_functions_are_listed(session_db):
 
 def test_packed_vectors_read_back_as_the_stored_values(db):
     """kgres.vector.pack + kgres.db.vectors.unpacked give exactly what the driver gives as a list: a
-    float32 vector property (as embed stores it) and a float64 one (as context embeddings are set)."""
+    float32 vector property (as embed stores it) and a float64 one (a list of floats Cypher sets)."""
     text, context = [0.1, -0.25, 1 / 3, 7e-9], [0.1, -0.25, 1 / 3, 7e-9]
     db.run("CREATE (e:Entity {id: 'v1'}) WITH e CALL db.create.setNodeVectorProperty(e, 'embedding', $t) "
            "SET e.context_embedding = $c", t=text, c=context)

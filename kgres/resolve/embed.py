@@ -8,19 +8,20 @@ entities that are new or whose text or model changed. The key leaves out the pre
 model computed in (``bf16``, :func:`kgres.encoders.local.precision`): bfloat16 and float32 vectors of
 one text agree at cosine >= 0.9999, so turning it off or on re-embeds nothing.
 
-Structure, computed in GDS on the entity graph (``RELATED``, undirected), seeded so reruns agree:
+Structure, on the entity graph (``RELATED``, undirected):
 
-- ``fastrp``: FastRP of the topology alone (who is wired like whom);
-- ``context_embedding``: FastRP whose only input is the neighbours' text embeddings
-  (``propertyRatio`` 1, no self influence, one hop): a random projection of the mean of the
-  neighbours' embeddings, i.e. what an entity's surroundings talk about. Cosine of two entities'
-  context embeddings is the *neighbour cosine* signal in ``score``.
+- ``fastrp``: GDS FastRP of the topology alone (who is wired like whom), seeded so reruns agree;
+- ``context_embedding``: the direction of the mean of the neighbours' unit text embeddings (one term
+  per edge), i.e. what an entity's surroundings talk about, set in the server by the kgres plugin's
+  ``kgres.embed.context``. Cosine of two entities' context embeddings is the *neighbour cosine*
+  signal in ``score``. (An earlier kgres wrote a GDS FastRP of the same mean, a seeded random
+  projection to ``fastrp_dimensions``: a projection per recompute, and a blurred cosine. A graph
+  still holding those has every one recomputed by its next resolve, incremental or not.)
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import threading
 from collections.abc import Callable, Iterator
 
@@ -142,22 +143,23 @@ def embed(db: Database, cfg: EmbedConfig = EmbedConfig(), fastrp_dimensions: int
     if cfg.fastrp and total:
         if ids is None:
             structural(db, fastrp_dimensions, cfg.fastrp_seed, topology=topology)
+        elif _context_dimensions(db) not in (None, dimensions):  # an earlier kgres's FastRP context embeddings
+            structural(db, fastrp_dimensions, cfg.fastrp_seed, topology=False)
         else:
-            context_around(db, ids, fastrp_dimensions, cfg.fastrp_seed)
+            context_around(db, ids)
     return EmbedStats(entities=total, embedded=embedded, model=cfg.model, dimensions=dimensions,
                       precision=encoder_precision(cfg), fastrp=cfg.fastrp)
 
 
 def structural(db: Database, dimensions: int, seed: int, topology: bool = True, context: bool = True) -> None:
-    """Write ``fastrp`` (``topology``) and ``context_embedding`` (``context``) on every entity, from
-    one GDS projection."""
-    with projection(db, "resolve_embed_project", "embed") as graph:
-        if not graph.nodes:  # nothing embedded: GDS made no graph
-            return
-        if topology:
-            db.query("resolve_embed_fastrp", graph=graph.name, dimensions=dimensions, seed=seed)
-        if context:
-            db.query("resolve_embed_context", graph=graph.name, dimensions=dimensions, seed=seed)
+    """Write ``fastrp`` (``topology``: a GDS projection of the graph) and ``context_embedding``
+    (``context``: :func:`contexts`) on every entity; neither on an entity without neighbours."""
+    if topology:
+        with projection(db, "resolve_embed_project", "embed") as graph:
+            if graph.nodes:  # nothing embedded: GDS made no graph
+                db.query("resolve_embed_fastrp", graph=graph.name, dimensions=dimensions, seed=seed)
+    if context:
+        contexts(db, _entity_ids(db))
     db.write("resolve_embed_clear_isolated")
 
 
@@ -167,53 +169,60 @@ def topology(db: Database, dimensions: int, seed: int) -> None:
     structural(db, dimensions, seed, topology=True, context=False)
 
 
-def context_around(db: Database, ids: list[str], dimensions: int, seed: int, page: int = 5000,
-                   max_degree: int = 100) -> int:
-    """Recompute the context embeddings of ``ids`` and of their neighbours with at most
-    ``max_degree`` neighbours (what new entities change; a hub's mean barely moves), from
-    projections of just that neighbourhood, ``page`` ids at a time (transaction memory); returns how
-    many were written. The same vectors as :func:`structural` writes (one hop, no randomness but
-    the seeded projection of the features)."""
-    return sum(_context_page(db, ids[i:i + page], dimensions, seed, max_degree) for i in range(0, len(ids), page))
+# Entities whose context embeddings one transaction sets (384 floats each: ~1.5 KB of new state)
+CONTEXT_PAGE = 5000
+
+
+def contexts(db: Database, ids: list[str], page: int = CONTEXT_PAGE) -> int:
+    """Set the context embedding of each entity of ``ids`` from its neighbours' text embeddings as they
+    are now (``kgres.embed.context``, in the server; removed where no neighbour has one), ``page`` ids
+    a transaction; returns how many were set. Ids of no entity are skipped."""
+    return sum(db.query("resolve_embed_context", ids=ids[i:i + page])[0]["written"]
+               for i in range(0, len(ids), page))
+
+
+def context_around(db: Database, ids: list[str], page: int = CONTEXT_PAGE) -> int:
+    """Recompute the context embeddings that the edges of ``ids`` feed: theirs and their neighbours'
+    (what new entities, or a change of their edges, change); returns how many were set. The same
+    vectors as :func:`structural` writes for them."""
+    around: set[str] = set()
+    for i in range(0, len(ids), page):
+        around.update(r["id"] for r in db.read("resolve_embed_neighbours", ids=ids[i:i + page]))
+    return contexts(db, sorted(around), page)
 
 
 def refresh_context(db: Database, ids: list[str]) -> int:
     """Recompute the context embeddings that a change of the ``RELATED`` edges of ``ids`` (a rollback, a
-    split) made stale: theirs and their neighbours' (:func:`context_around`), with the dimension the
-    graph's have and the newest resolution run's seed. Without it they would keep describing the
-    undone graph, and the next incremental resolve (which recomputes only around its new entities)
-    would score against them. At least :data:`CONTEXT_WHOLE_SHARE` of the entities, every context
-    embedding is recomputed. Nothing when no entity has a context embedding; returns how many
-    entities were looked at."""
+    split) made stale: theirs and their neighbours' (:func:`context_around`). Without it they would
+    keep describing the undone graph, and the next incremental resolve (which recomputes only around
+    its new entities) would score against them. At least :data:`CONTEXT_WHOLE_SHARE` of the entities,
+    or where the graph still holds an earlier kgres's context embeddings, every one is recomputed.
+    Nothing when no entity has a context embedding; returns how many entities were looked at."""
     if not ids:
         return 0
     row = db.read("resolve_embed_context_settings")[0]
-    if row["dimensions"] is None:
+    if row["context"] is None:
         return 0
-    seed = EmbedConfig().fastrp_seed
-    if row["config"]:
-        seed = json.loads(row["config"]).get("embed", {}).get("fastrp_seed", seed)
     entities = db.count("Entity")
-    if len(ids) >= CONTEXT_WHOLE_SHARE * entities:  # the rollback of a whole resolve
-        structural(db, row["dimensions"], seed, topology=False)
+    if len(ids) >= CONTEXT_WHOLE_SHARE * entities or row["context"] != row["text"]:  # a whole resolve's rollback
+        contexts(db, _entity_ids(db))
         return entities
-    return context_around(db, ids, row["dimensions"], seed)
+    return context_around(db, ids)
 
 
-# A refresh of at least this share of the entities recomputes every context embedding from one
-# projection of the whole graph rather than from projections around them (a resolved 100k-mention
-# generated graph, 10.5k entities: the whole graph 0.65-1.0 s; around 1k / 5k / 10k entities 0.9 /
-# 1.6 / 2.9 s, their neighbours' edges projected too).
+# A refresh of at least this share of the entities recomputes every context embedding rather than
+# those around them (the neighbours of most of the graph are most of the graph).
 CONTEXT_WHOLE_SHARE = 0.1
 
 
-def _context_page(db: Database, ids: list[str], dimensions: int, seed: int, max_degree: int) -> int:
-    with projection(db, "resolve_embed_project_around", "around", ids=ids, max_degree=max_degree) as graph:
-        if not graph.nodes:
-            return 0
-        wanted = sorted({r["id"] for r in db.read("resolve_embed_neighbours", ids=ids, max_degree=max_degree)})
-        return db.query("resolve_embed_context_around", graph=graph.name, dimensions=dimensions, seed=seed,
-                        ids=wanted)[0]["written"]
+def _context_dimensions(db: Database) -> int | None:
+    """The length of one context embedding of the graph (None: it has none)."""
+    return db.read("resolve_embed_context_settings")[0]["context"]
+
+
+def _entity_ids(db: Database) -> list[str]:
+    """Every entity's id, in id order."""
+    return [i for page in db.entity_ids(50_000) for i in page]
 
 
 def _stale(cfg: EmbedConfig, page: list[dict]) -> list[tuple[str, str, str]]:
