@@ -8,67 +8,46 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Map;
 import kgres.embed.EmbedProcedures;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.neo4j.driver.Config;
-import org.neo4j.driver.Driver;
-import org.neo4j.driver.GraphDatabase;
 import org.neo4j.driver.Record;
-import org.neo4j.driver.Session;
 import org.neo4j.driver.exceptions.ClientException;
-import org.neo4j.harness.Neo4j;
-import org.neo4j.harness.Neo4jBuilders;
 
 /** kgres.embed.context on a small graph whose context embeddings are known, called over Bolt. */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class EmbedProceduresTest {
-    private Neo4j neo4j;
-    private Driver driver;
-
-    @BeforeAll
-    void start() {
-        neo4j = Neo4jBuilders.newInProcessBuilder()
-                .withDisabledServer()
-                .withProcedure(EmbedProcedures.class)
-                .withFixture("CREATE CONSTRAINT FOR (e:Entity) REQUIRE e.id IS UNIQUE")
-                // x and y carry text embeddings of other lengths than 1, z none; the rest are the entities
-                // whose context is asked for
-                .withFixture("""
-                    CREATE (x:Entity {id: 'x', embedding: [3.0, 0.0, 0.0]}),
-                           (y:Entity {id: 'y', embedding: [0.0, 0.5, 0.0]}),
-                           (z:Entity {id: 'z'}),
-                           (zero:Entity {id: 'zero', embedding: [0.0, 0.0, 0.0]}),
-                           (two:Entity {id: 'two'}), (parallel:Entity {id: 'parallel'}),
-                           (loop:Entity {id: 'loop', embedding: [0.0, 0.0, 1.0]}),
-                           (bare:Entity {id: 'bare', context_embedding: [1.0, 0.0, 0.0]}),
-                           (lone:Entity {id: 'lone', context_embedding: [1.0, 0.0, 0.0]}),
-                           (two)-[:RELATED {predicate: 'a'}]->(x), (y)-[:RELATED {predicate: 'b'}]->(two),
-                           (parallel)-[:RELATED {predicate: 'a'}]->(x), (parallel)-[:RELATED {predicate: 'b'}]->(x),
-                           (parallel)-[:RELATED {predicate: 'c'}]->(y),
-                           (loop)-[:RELATED {predicate: 'self'}]->(loop), (loop)-[:RELATED {predicate: 'a'}]->(y),
-                           (bare)-[:RELATED {predicate: 'a'}]->(z), (bare)-[:RELATED {predicate: 'b'}]->(zero),
-                           (x)-[:MENTIONS]->(lone)
-                    """)
-                .build();
-        driver = GraphDatabase.driver(neo4j.boltURI(), Config.builder().withoutEncryption().build());
+class EmbedProceduresTest extends FunctionServerTest {
+    @Override
+    List<Class<?>> functions() {
+        return List.of();
     }
 
-    @AfterAll
-    void stop() {
-        driver.close();
-        neo4j.close();
+    @Override
+    List<Class<?>> procedures() {
+        return List.of(EmbedProcedures.class);
     }
 
-    private Record run(String cypher, Map<String, Object> params) {
-        try (Session s = driver.session()) {
-            return s.run(cypher, params).single();
-        }
+    @Override
+    List<String> fixtures() {
+        // x and y carry text embeddings of other lengths than 1, z none; the rest are the entities whose
+        // context is asked for
+        return List.of("CREATE CONSTRAINT FOR (e:Entity) REQUIRE e.id IS UNIQUE", """
+                CREATE (x:Entity {id: 'x', embedding: [3.0, 0.0, 0.0]}),
+                       (y:Entity {id: 'y', embedding: [0.0, 0.5, 0.0]}),
+                       (z:Entity {id: 'z'}),
+                       (zero:Entity {id: 'zero', embedding: [0.0, 0.0, 0.0]}),
+                       (two:Entity {id: 'two'}), (parallel:Entity {id: 'parallel'}),
+                       (loop:Entity {id: 'loop', embedding: [0.0, 0.0, 1.0]}),
+                       (bare:Entity {id: 'bare', context_embedding: [1.0, 0.0, 0.0]}),
+                       (lone:Entity {id: 'lone', context_embedding: [1.0, 0.0, 0.0]}),
+                       (two)-[:RELATED {predicate: 'a'}]->(x), (y)-[:RELATED {predicate: 'b'}]->(two),
+                       (parallel)-[:RELATED {predicate: 'a'}]->(x), (parallel)-[:RELATED {predicate: 'b'}]->(x),
+                       (parallel)-[:RELATED {predicate: 'c'}]->(y),
+                       (loop)-[:RELATED {predicate: 'self'}]->(loop), (loop)-[:RELATED {predicate: 'a'}]->(y),
+                       (bare)-[:RELATED {predicate: 'a'}]->(z), (bare)-[:RELATED {predicate: 'b'}]->(zero),
+                       (x)-[:MENTIONS]->(lone)
+                """);
     }
 
     private float[] context(String id) {
-        Record r = run("MATCH (e:Entity {id: $id}) RETURN e.context_embedding AS v", Map.of("id", id));
+        Record r = row("MATCH (e:Entity {id: $id}) RETURN e.context_embedding AS v", Map.of("id", id));
         if (r.get("v").isNull()) {
             return null;
         }
@@ -82,7 +61,7 @@ class EmbedProceduresTest {
 
     @Test
     void eachEdgeAddsItsNeighboursUnitEmbeddingAndTheSumIsScaledToLengthOne() {
-        Record r = run("CALL kgres.embed.context($ids) YIELD written, cleared RETURN written, cleared",
+        Record r = row("CALL kgres.embed.context($ids) YIELD written, cleared RETURN written, cleared",
                 Map.of("ids", List.of("two", "parallel", "loop", "bare", "lone", "no such entity")));
         assertEquals(3, r.get("written").asLong());
         assertEquals(2, r.get("cleared").asLong());  // bare and lone had one
@@ -102,7 +81,7 @@ class EmbedProceduresTest {
     @Test
     void aMissingListIsAClearError() {
         ClientException e = assertThrows(ClientException.class,
-                () -> run("CALL kgres.embed.context(null) YIELD written RETURN written", Map.of()));
+                () -> row("CALL kgres.embed.context(null) YIELD written RETURN written", Map.of()));
         assertTrue(e.getMessage().contains("kgres.embed.context: ids must be a list"), e.getMessage());
     }
 }
