@@ -204,7 +204,8 @@ def refresh_context(db: Database, ids: list[str]) -> int:
     if row["context"] is None:
         return 0
     entities = db.count("Entity")
-    if len(ids) >= CONTEXT_WHOLE_SHARE * entities or row["context"] != row["text"]:  # a whole resolve's rollback
+    # a whole resolve's rollback, or contexts an earlier kgres wrote (another length than the text's)
+    if len(ids) >= CONTEXT_WHOLE_SHARE * entities or row["context"] != row["text"]:
         contexts(db, _entity_ids(db))
         return entities
     return context_around(db, ids)
