@@ -42,7 +42,9 @@ class EmbedProceduresTest extends FunctionServerTest {
                        (parallel)-[:RELATED {predicate: 'c'}]->(y),
                        (loop)-[:RELATED {predicate: 'self'}]->(loop), (loop)-[:RELATED {predicate: 'a'}]->(y),
                        (bare)-[:RELATED {predicate: 'a'}]->(z), (bare)-[:RELATED {predicate: 'b'}]->(zero),
-                       (x)-[:MENTIONS]->(lone)
+                       (x)-[:MENTIONS]->(lone),
+                       (w:Entity {id: 'w', embedding: [1.0, 1.0]}), (mixed:Entity {id: 'mixed'}),
+                       (mixed)-[:RELATED {predicate: 'a'}]->(x), (mixed)-[:RELATED {predicate: 'b'}]->(w)
                 """);
     }
 
@@ -76,6 +78,15 @@ class EmbedProceduresTest extends FunctionServerTest {
         assertEquals(null, context("bare"));
         assertEquals(null, context("lone"));  // only non-RELATED edges
         assertEquals(null, context("x"));     // not asked for: untouched
+    }
+
+    @Test
+    void neighboursWithTextEmbeddingsOfTwoLengthsAreAClearErrorAndNothingIsSet() {
+        ClientException e = assertThrows(ClientException.class,
+                () -> row("CALL kgres.embed.context(['two', 'mixed']) YIELD written RETURN written", Map.of()));
+        assertTrue(e.getMessage().contains("text embeddings of different lengths (2 and 3) around entity mixed"),
+                e.getMessage());
+        assertEquals(null, context("mixed"));
     }
 
     @Test
