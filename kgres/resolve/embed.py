@@ -159,7 +159,7 @@ def structural(db: Database, dimensions: int, seed: int, topology: bool = True, 
             if graph.nodes:  # nothing embedded: GDS made no graph
                 db.query("resolve_embed_fastrp", graph=graph.name, dimensions=dimensions, seed=seed)
     if context:
-        contexts(db, _entity_ids(db))
+        _all_contexts(db)
     db.write("resolve_embed_clear_isolated")
 
 
@@ -206,7 +206,7 @@ def refresh_context(db: Database, ids: list[str]) -> int:
     entities = db.count("Entity")
     # a whole resolve's rollback, or contexts an earlier kgres wrote (another length than the text's)
     if len(ids) >= CONTEXT_WHOLE_SHARE * entities or row["context"] != row["text"]:
-        contexts(db, _entity_ids(db))
+        _all_contexts(db)
         return entities
     return context_around(db, ids)
 
@@ -221,9 +221,10 @@ def _context_dimensions(db: Database) -> int | None:
     return db.read("resolve_embed_context_settings")[0]["context"]
 
 
-def _entity_ids(db: Database) -> list[str]:
-    """Every entity's id, in id order."""
-    return [i for page in db.entity_ids(50_000) for i in page]
+def _all_contexts(db: Database) -> None:
+    """Set every entity's context embedding (:func:`contexts`), a page of ids at a time."""
+    for page in db.entity_ids(CONTEXT_PAGE):
+        contexts(db, page)
 
 
 def _stale(cfg: EmbedConfig, page: list[dict]) -> list[tuple[str, str, str]]:

@@ -1,7 +1,6 @@
 package kgres.embed;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -77,27 +76,23 @@ public class EmbedProcedures {
         return Stream.of(new Written(written, cleared));
     }
 
+    /** One edge's term of a context: the neighbour at its other end, and that neighbour's id. */
+    private record Term(String key, Node neighbour) {}
+
     /** The context embedding of {@code e}, or null when none of its neighbours has a text embedding. */
     static float[] context(Node e, Map<String, double[]> units) {
-        List<Node> around = new ArrayList<>();
-        List<String> keys = new ArrayList<>();
+        List<Term> around = new ArrayList<>();
         for (Relationship r : e.getRelationships(Direction.BOTH, RELATED)) {
             Node n = r.getOtherNode(e);
-            if (n.equals(e) || !n.hasLabel(ENTITY) || !n.hasProperty(TEXT)) {
-                continue;
+            if (!n.equals(e) && n.hasLabel(ENTITY) && n.hasProperty(TEXT)) {
+                around.add(new Term(String.valueOf(n.getProperty("id", n.getElementId())), n));
             }
-            around.add(n);
-            keys.add(String.valueOf(n.getProperty("id", n.getElementId())));
         }
         // a fixed order of summation: the same float32 result whatever order the store gives the edges
-        Integer[] order = new Integer[around.size()];
-        for (int i = 0; i < order.length; i++) {
-            order[i] = i;
-        }
-        Arrays.sort(order, Comparator.comparing(keys::get));
+        around.sort(Comparator.comparing(Term::key));
         double[] sum = null;
-        for (int i : order) {
-            double[] u = units.computeIfAbsent(keys.get(i), k -> unit(around.get(i).getProperty(TEXT)));
+        for (Term t : around) {
+            double[] u = units.computeIfAbsent(t.key(), k -> unit(t.neighbour().getProperty(TEXT)));
             if (u == null) {
                 continue;
             }
