@@ -275,7 +275,7 @@ def test_a_score_stages_cosines_are_each_pairs_dot_product_of_unit_vectors_kept_
     are the dot products of the pairs' unit vectors, None where either vector is missing; the rows of
     entities pushed out are used again by those read next; vectors of another length (never after one
     embed stage) are compared pair by pair."""
-    from kgres.resolve.score.stage import _Matrix, _Sides
+    from kgres.resolve.score.stage import _Matrix, Sides
 
     rng = np.random.default_rng(7)
     vectors = {f"e{i}": rng.normal(size=4 if i == 7 else 8) for i in range(8)}
@@ -288,7 +288,7 @@ def test_a_score_stages_cosines_are_each_pairs_dot_product_of_unit_vectors_kept_
     def cos(x: str, y: str) -> float:
         return pytest.approx(float(unit[x] @ unit[y]), abs=1e-12)
 
-    sides = _Sides([row("e0"), row("e1"), row("e2", embedding=False)], limit=3, structural=False)
+    sides = Sides([row("e0"), row("e1"), row("e2", embedding=False)], limit=3, structural=False)
     assert sides.cosines(["e0", "e0", "e1"], ["e1", "e2", "e0"], 0) == [cos("e0", "e1"), None, cos("e1", "e0")]
     assert sides.cosines(["e0"], ["e1"], 1) == [None]  # no entity has a context vector
     sides.load(None, ["e3", "e4", "e5"], ready=[row("e3"), row("e4"), row("e5")])
@@ -302,7 +302,7 @@ def test_a_score_stages_cosines_are_each_pairs_dot_product_of_unit_vectors_kept_
         matrix.put(i, unit[i] if i != "e2" else None)
     assert set(matrix.odd) == {"e7"} and matrix.get("e2") is None
     assert matrix.get("e7").tolist() == unit["e7"].tolist() and matrix.get("e6").tolist() == unit["e6"].tolist()
-    odd = _Sides([row("e7"), row("e6")], structural=False)  # the first vector read sets the length
+    odd = Sides([row("e7"), row("e6")], structural=False)  # the first vector read sets the length
     assert odd.cosines(["e6"], ["e6"], 0) == [cos("e6", "e6")]
     matrix.drop("e7")
     assert not matrix.odd

@@ -705,6 +705,58 @@ def test_a_later_pass_reuses_only_the_comparisons_whose_inputs_are_unchanged(db,
     assert 0 < len(_edges(db, "r3")) < len(proposed) and newest == _edges(db, "r3-plain")
 
 
+def test_the_passes_of_a_resolve_read_again_only_the_sides_their_merges_changed(db, tmp_path, monkeypatch):
+    """The passes of one resolve share the score sides they read: a later pass reads only what the
+    merges before it changed (the merged entities and the neighbours of what they merged into), and
+    every side it takes from what is kept equals the database's current one, through a whole resolve
+    and two increments; a resolve that reads every side again merges into the same groups."""
+    import numpy as np
+
+    from kgres.evaluate.synth import generate, increments
+    from kgres.resolve import pipeline
+    from kgres.resolve.score.stage import VECTORS, Sides
+
+    generate(tmp_path / "g.jsonl", tmp_path / "g.gold.jsonl", 1200, seed=5)
+    parts = increments(tmp_path / "g.jsonl", tmp_path / "parts", 4)
+    for part in parts[:3]:
+        ingest.ingest(db, "jsonl", part)
+    load, read, reads, checked = Sides.load, Sides.read, [], []
+
+    def checked_load(self, db_, ids, ready=()):
+        kept = set(ids) - set(self.missing(ids))
+        out = load(self, db_, ids, ready)
+        fresh = Sides(read(db_, sorted(kept), structural=False), structural=False)
+        for i in kept:  # a kept side is the database's own, vectors and chunks too
+            assert out._rows[i] == fresh._rows[i] and out._chunks[i] == fresh._chunks[i], i
+            for k in range(len(VECTORS)):
+                x, y = out._vectors[k].get(i), fresh._vectors[k].get(i)
+                assert (x is None) == (y is None) and (x is None or np.array_equal(x, y)), (i, VECTORS[k])
+        checked.append(len(kept))
+        return out
+
+    def counted_read(db_, ids, structural=True):
+        reads.append(len(ids))
+        return read(db_, ids, structural)
+
+    monkeypatch.setattr(Sides, "load", checked_load)
+    monkeypatch.setattr(Sides, "read", staticmethod(counted_read))
+    shared = resolve(db, new=False)
+    shared_groups, shared_reads = groups(db), sum(reads)
+    assert shared.passes >= 4 and sum(checked) > 0, shared  # later passes took sides they held
+    merge.rollback(db, shared.run_id)
+    reads.clear()
+    plain = pipeline.score_pairs
+    monkeypatch.setattr(pipeline, "score_pairs", lambda *a, sides=None, **k: plain(*a, **k))
+    again = resolve(db, new=False)  # every pass reads every side its pairs need
+    assert groups(db) == shared_groups and again.merged_entities == shared.merged_entities
+    assert sum(reads) > shared_reads
+    monkeypatch.setattr(pipeline, "score_pairs", plain)
+    for part in parts[3:]:
+        ingest.ingest(db, "jsonl", part)
+        checked.clear()
+        assert resolve(db).incremental and sum(checked) > 0  # an increment's later passes hold current sides too
+    
+
 def test_the_pair_memo_holds_at_most_its_limit_dropping_the_longest_held():
     from kgres.resolve.score.memo import Compared, PairMemo
 

@@ -114,11 +114,11 @@ def _steps(model: Any, levels: dict[str, str], weights: dict[str, float]) -> lis
 def _now(db: Database, ea: dict, eb: dict, row: dict, model: Any, side: Any) -> PairExplanation:
     from kgres.resolve.score.constraints import conflict
     from kgres.resolve.score.levels import NULL, PairFrame, tf_values, vectors
-    from kgres.resolve.score.stage import _Sides, load_ambiguity
+    from kgres.resolve.score.stage import Sides, load_ambiguity
     from kgres.resolve.score.store import comparisons_of
 
     comps = comparisons_of(model)
-    sides = _Sides(_Sides.read(db, sorted({ea["id"], eb["id"]}), structural=False))
+    sides = Sides(Sides.read(db, sorted({ea["id"], eb["id"]}), structural=False))
     x, y = sides.get(ea["id"], eb["id"]), sides.get(eb["id"], ea["id"])
     frame = PairFrame.of([(x, y)], [row["ego"]], [row["neighbour"]], [row["same_chunk"]], load_ambiguity(db),
                          model.tokens())
@@ -139,13 +139,13 @@ def pair_levels(db: Database, a: str, b: str) -> dict[str, str]:
     from kgres.errors import KgresError
     from kgres.resolve.score import store
     from kgres.resolve.score.levels import NULL, PairFrame, comparisons, vectors
-    from kgres.resolve.score.stage import _Sides, load_ambiguity
+    from kgres.resolve.score.stage import Sides, load_ambiguity
     from kgres.resolve.score.training import attribute_kind
 
     row = db.read("curate_explain_pair", a=a, b=b)[0]
     if row["stored"] and row["stored"]["signals_json"]:  # a rejected pair keeps none: compared now
         return (json.loads(row["stored"]["signals_json"]).get("levels")) or {}
-    sides = _Sides(_Sides.read(db, sorted({a, b}), structural=False))
+    sides = Sides(Sides.read(db, sorted({a, b}), structural=False))
     x, y = sides.get(a, b), sides.get(b, a)
     try:
         model = store.load(db)

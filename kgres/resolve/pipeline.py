@@ -38,7 +38,7 @@ from kgres.resolve.redecide import redecide
 from kgres.resolve.score import ScoreConfig, load_ambiguity, score
 from kgres.resolve.score.memo import PairMemo
 from kgres.resolve.score.model import MatchModel
-from kgres.resolve.score.stage import score_pairs
+from kgres.resolve.score.stage import Sides, score_pairs
 from kgres.resolve.score.training import ModelConfig
 
 Step = Progress | Callable[[str], None]  # a plain callable gets the notes and stage names
@@ -302,6 +302,7 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
         holders = load_ambiguity(db, lazy=True)
     vectors, words = VectorCache(), LexicalWords()
     memo = PairMemo()  # the pairs the passes compared, reused where nothing they read has changed
+    sides = Sides(structural=False)  # the entities the passes' pairs read, kept until a merge changes them
     replan = not incremental
     # a baseline or synonym mode runs one pass by design: nothing to converge
     converged = not (cfg.strategy in ENGINES and cfg.mode != "synonym")
@@ -314,8 +315,10 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
             db, cfg, pass_id, parent=None if n == 1 else base, focus=focus, replan=replan,
             on_step=prefixed(on_step, f"pass {n}: "), fastrp_dimensions=fastrp_dimensions,
             only_collapse=only_collapse, model=model, incremental=incremental, ambiguity=holders, vectors=vectors,
-            words=words, memo=memo, carried=carried, ahead=None if only_collapse else ahead)
+            words=words, memo=memo, sides=sides, carried=carried, ahead=None if only_collapse else ahead)
         carried = None
+        if stats.merged_entities and len(sides):
+            sides.forget(_changed(db, focus, moved))
         ahead = ahead if only_collapse else None
         passes.append(stats)
         # The planner's statistics are brought up to date at the start of a whole resolve (the graph may
@@ -407,6 +410,13 @@ def _topology_last(cfg: ResolveConfig, incremental: bool, passes: list[ResolveSt
             and any("embed" in p.seconds for p in passes))
 
 
+def _changed(db: Database, canonicals: list[str], moved: list[str]) -> set[str]:
+    """The entities whose score sides a pass's merges changed: every entity of its groups (the
+    canonicals gained mentions, names and edges; the others are gone) and the canonicals' neighbours
+    (their edges now lead to the canonical; their context embeddings sum its neighbours' texts)."""
+    return set(moved) | {r["id"] for r in db.read("resolve_embed_neighbours", ids=canonicals)}
+
+
 def _unindexed(db: Database, run_ids: list[str]) -> int:
     """How many vectors the merges of ``run_ids`` deleted from the entity vector index."""
     return db.read("resolve_unindexed", run_ids=run_ids)[0]["n"]
@@ -431,7 +441,7 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
               model: MatchModel | None = None, incremental: bool = False,
               ambiguity: Ambiguity | None = None,
               vectors: VectorCache | None = None, memo: PairMemo | None = None, words: LexicalWords | None = None,
-              carried: list[tuple[str, str]] | None = None, ahead: Ahead | None = None
+              sides: Sides | None = None, carried: list[tuple[str, str]] | None = None, ahead: Ahead | None = None
               ) -> tuple[ResolveStats, tuple[list[str], list[str]], MatchModel | None]:
     """One pass of the configured strategy, or (``only_collapse``) the run that merges identical-name
     copies; returns its stats, the canonical ids it merged into with every id of its groups
@@ -440,7 +450,8 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
     ``ambiguity``: the short-form holder table to use (default: read now). ``vectors``: the
     embeddings the passes share for semantic blocking (:class:`VectorCache`), ``words`` the graph's
     words for lexical blocking (:class:`LexicalWords`). ``memo``: the pairs earlier passes compared
-    (:class:`PairMemo`). ``carried``: pairs scored besides the focus's (:func:`~kgres.resolve.block.propose`).
+    (:class:`PairMemo`); ``sides``: the entities' score sides they read (:class:`Sides`).
+    ``carried``: pairs scored besides the focus's (:func:`~kgres.resolve.block.propose`).
     ``ahead``: entity texts encoded while earlier work ran (:func:`~kgres.resolve.embed.encode_ahead`).
     ``replan``: bring the planner's statistics up to date first (:meth:`~kgres.db.Database.replan`)."""
     runs.start(db, run_id, cfg.model_dump_json(), cfg.strategy, parent=parent, focus=focus, incremental=incremental,
@@ -525,7 +536,7 @@ def _one_pass(db: Database, cfg: ResolveConfig, run_id: str, parent: str | None,
             hits = memo.hits
             s, model, outcomes = timed("score", lambda: score_pairs(db, run_id, proposed, cfg.model, ambiguity,
                                                                     model=model, memo=memo, on_batch=on_step.advance,
-                                                                    keep=clustering_reads),
+                                                                    keep=clustering_reads, sides=sides),
                                        total=len(proposed), unit="pairs")
             bands = s.bands
             groups, c = timed("cluster", lambda: cluster_rows(db, outcomes, cfg.cluster))

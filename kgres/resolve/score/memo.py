@@ -7,7 +7,7 @@ merge (20k generated mentions: 430k pairs scored over ten passes, 180k of them b
 every entity, for 8 merges). A pair's levels, cannot-link and cosines are a function of
 
 - both entities' rows as the score stage reads them (names, aliases, keys, attributes, neighbours
-  with their predicates, the chunks), each fingerprinted (:meth:`~kgres.resolve.score.stage._Sides.fingerprint`);
+  with their predicates, the chunks), each fingerprinted (:meth:`~kgres.resolve.score.stage.Sides.fingerprint`);
 - the pair's text and context embedding cosines, the only way the vectors enter the levels: equal to
   within :data:`COSINE_TOLERANCE`, far above the float noise that recomputing the graph's context
   embeddings (GDS FastRP) leaves on unchanged entities (up to 1e-7 per component, 20k generated

@@ -134,7 +134,7 @@ def _none_for_nan(values: np.ndarray) -> list[float | None]:
 
 
 def pages(db: Database, run_id: str, batch_size: int, structural: bool = True
-          ) -> Iterator[tuple[list[dict[str, Any]], "_Sides"]]:
+          ) -> Iterator[tuple[list[dict[str, Any]], "Sides"]]:
     """The unscored candidate pairs of ``run_id`` with what comparing them needs, in pages of whole
     entities' pairs (about ``batch_size`` pairs a page), each with the Sides of its entities. The
     entities with unscored pairs and their pairs' ids come first from the run's edge index, so that a
@@ -149,11 +149,12 @@ def pages(db: Database, run_id: str, batch_size: int, structural: bool = True
     yield from _completed((page for page in raw if page), db, structural)
 
 
-def pair_pages(db: Database, pairs: Iterable[tuple[str, str]], batch_size: int, structural: bool = True
-               ) -> Iterator[tuple[list[dict[str, Any]], "_Sides"]]:
+def pair_pages(db: Database, pairs: Iterable[tuple[str, str]], batch_size: int, structural: bool = True,
+               sides: "Sides | None" = None) -> Iterator[tuple[list[dict[str, Any]], "Sides"]]:
     """:func:`pages` for pairs held in memory (``a`` < ``b``, sorted): pages of whole entities'
-    pairs, each row ``a``, ``b`` and what :func:`_complete` adds. Only the sides are read."""
-    yield from _completed(_pair_rows(pairs, batch_size), db, structural)
+    pairs, each row ``a``, ``b`` and what :func:`_complete` adds. Only the sides are read, and of
+    those only the ones ``sides`` (kept from earlier stages, read as ``structural`` says) lacks."""
+    yield from _completed(_pair_rows(pairs, batch_size), db, structural, sides)
 
 
 def _pair_rows(pairs: Iterable[tuple[str, str]], batch_size: int) -> Iterator[list[dict[str, Any]]]:
@@ -168,23 +169,23 @@ def _pair_rows(pairs: Iterable[tuple[str, str]], batch_size: int) -> Iterator[li
         yield page
 
 
-def _completed(raw: Iterator[list[dict[str, Any]]], db: Database, structural: bool = True
-               ) -> Iterator[tuple[list[dict[str, Any]], "_Sides"]]:
+def _completed(raw: Iterator[list[dict[str, Any]]], db: Database, structural: bool = True,
+               cache: "Sides | None" = None) -> Iterator[tuple[list[dict[str, Any]], "Sides"]]:
     """Each page of ``raw`` completed by :func:`_complete`, with the sides of the entities it has
-    not met before read from Neo4j while the caller compares the page before (kgres.db.overlap): the
-    server reads while Python compares."""
-    cache = _Sides(structural=structural)
+    not met before (nor ``cache`` holds) read from Neo4j while the caller compares the page before
+    (kgres.db.overlap): the server reads while Python compares."""
+    cache = cache if cache is not None else Sides(structural=structural)
     forbidden: set[tuple[str, str]] | None = None
     with Overlap("kgres-score-sides") as ahead:
         page = next(raw, None)
         if page is not None:
             forbidden = not_same_as(db)
-            ahead.submit(_Sides.read, db, cache.missing(_entities(page)), structural)
+            ahead.submit(Sides.read, db, cache.missing(_entities(page)), structural)
         while page is not None:
             done = _complete(page, cache, db, forbidden, ready=ahead.wait())
             page = next(raw, None)
             if page is not None:
-                ahead.submit(_Sides.read, db, cache.missing(_entities(page)), structural)
+                ahead.submit(Sides.read, db, cache.missing(_entities(page)), structural)
             yield done
 
 
@@ -192,10 +193,10 @@ def _entities(page: list[dict[str, Any]]) -> list[str]:
     return sorted({r["a"] for r in page} | {r["b"] for r in page})
 
 
-def _complete(page: list[dict[str, Any]], cache: "_Sides", db: Database, forbidden: set[tuple[str, str]],
-              ready: list[dict[str, Any]] = ()) -> tuple[list[dict[str, Any]], "_Sides"]:
+def _complete(page: list[dict[str, Any]], cache: "Sides", db: Database, forbidden: set[tuple[str, str]],
+              ready: list[dict[str, Any]] = ()) -> tuple[list[dict[str, Any]], "Sides"]:
     """Add to each row of ``page`` what comparing needs beyond the two Sides, computed from what
-    :class:`_Sides` read once per entity, not per pair: ``predicates`` between the two;
+    :class:`Sides` read once per entity, not per pair: ``predicates`` between the two;
     ``not_same_as``; the ``ego``, ``neighbour`` and ``structural`` cosines in [-1, 1] (None when a
     vector is missing) and ``same_chunk``. ``ready``: side rows already read for the page."""
     sides = cache.load(db, _entities(page), ready)
@@ -233,7 +234,7 @@ def not_same_as(db: Database) -> set[tuple[str, str]]:
     return out
 
 
-def collect(source: Iterable[tuple[list[dict[str, Any]], "_Sides"]], comps: list[Comparison],
+def collect(source: Iterable[tuple[list[dict[str, Any]], "Sides"]], comps: list[Comparison],
             ambiguity: Ambiguity | None, tokens: TokenWeights | None = None,
             on_batch: Callable[[int], None] = lambda n: None, memo: PairMemo | None = None) -> Candidates:
     """Comparison vectors of every pair of ``source`` (:func:`pages`, :func:`pair_pages`), computed a
@@ -261,7 +262,7 @@ def collect(source: Iterable[tuple[list[dict[str, Any]], "_Sides"]], comps: list
     return out
 
 
-def _compare(page: list[dict[str, Any]], sides: "_Sides", comps: list[Comparison], ambiguity: Ambiguity | None,
+def _compare(page: list[dict[str, Any]], sides: "Sides", comps: list[Comparison], ambiguity: Ambiguity | None,
              tokens: TokenWeights | None, fingerprints: bool) -> list[Compared]:
     """The comparison outcome of each pair of ``page`` (rows as :func:`_complete` leaves them), with
     what :class:`PairMemo` checks before reusing it (``fingerprints``: the entities' and the short-form
@@ -309,7 +310,8 @@ Keep = Callable[[bool, str, str | None, bool], bool]
 def score_pairs(db: Database, run_id: str, pairs: Mapping[tuple[str, str], Sequence[str]],
                 cfg: ModelConfig = ModelConfig(), ambiguity: Ambiguity | None = None, model: MatchModel | None = None,
                 batch_size: int = 2000, on_batch: Callable[[int], None] = lambda n: None, memo: PairMemo | None = None,
-                keep: Keep | None = None) -> tuple[ScoreStats, MatchModel, list[dict[str, Any]]]:
+                keep: Keep | None = None, sides: "Sides | None" = None
+                ) -> tuple[ScoreStats, MatchModel, list[dict[str, Any]]]:
     """:func:`score_model` for pairs held in memory (:class:`~kgres.resolve.block.Proposals`: id
     pairs, smaller id first, sorted, to the strategies that proposed them): each is written once, as
     a CANDIDATE of ``run_id`` carrying its outcome, instead of being written by blocking, read back
@@ -321,6 +323,8 @@ def score_pairs(db: Database, run_id: str, pairs: Mapping[tuple[str, str], Seque
     unchanged; a pair whose edge would say exactly what the last edge a pass of the resolve wrote
     for it says (the same levels, evidence, probability, band and methods) is not written again:
     that edge stands for it (20k generated mentions: 274k of the 430k pairs of ten passes).
+    ``sides``: the entities' sides earlier passes read (:class:`Sides`, without the topology vector),
+    used where held; the sides read here are added to it.
 
     Raises:
         ConfigError: as :func:`score_model`.
@@ -328,8 +332,8 @@ def score_pairs(db: Database, run_id: str, pairs: Mapping[tuple[str, str], Seque
     while db.query("resolve_rollback_candidates", run_id=run_id, limit=50_000)[0]["removed"]:
         pass
     page = read_page(len(pairs), batch_size)
-    return _score(db, run_id, lambda: pair_pages(db, pairs, page, structural=False), pairs, cfg, ambiguity, model,
-                  batch_size, on_batch, memo, keep)
+    return _score(db, run_id, lambda: pair_pages(db, pairs, page, structural=False, sides=sides), pairs, cfg,
+                  ambiguity, model, batch_size, on_batch, memo, keep)
 
 
 # Write transactions of a score stage in flight at once. With one, Python waited on the server for
@@ -349,7 +353,7 @@ def read_page(pairs: int, batch_size: int) -> int:
     return max(MIN_READ_PAGE, min(batch_size, -(-pairs // READ_PAGES)))
 
 
-def _score(db: Database, run_id: str, source: Callable[[], Iterable[tuple[list[dict[str, Any]], "_Sides"]]],
+def _score(db: Database, run_id: str, source: Callable[[], Iterable[tuple[list[dict[str, Any]], "Sides"]]],
            methods: Mapping[tuple[str, str], Sequence[str]] | None, cfg: ModelConfig, ambiguity: Ambiguity | None,
            model: MatchModel | None, batch_size: int, on_batch: Callable[[int], None], memo: PairMemo | None = None,
            keep: Keep | None = None) -> tuple[ScoreStats, MatchModel, list[dict[str, Any]]]:
@@ -711,16 +715,21 @@ def score(db: Database, run_id: str, cfg: ScoreConfig = ScoreConfig(),
 # What resolve_score_sides reads of each entity besides its Side: its vectors (in this order: the
 # ego, neighbour and structural cosines) and the chunks its mentions are in.
 VECTORS = ("embedding", "context_embedding", "fastrp")
-# How many entities' sides a score stage keeps across pages (about 5 kB each with their vectors).
+# How many entities' sides a score stage keeps across pages, or a resolve across its passes (about
+# 5 kB each with their vectors).
 SIDES_KEPT = 50_000
 
 
-class _Sides:
+class Sides:
     """The Sides of the entities of a stage's pages (``resolve_score_sides`` rows), built once per
     entity and kept across pages (an entity is the far side of pairs on many pages; nothing about it
     changes while a stage scores), the ``limit`` most recently needed at most. Seen from a pair, an
     entity's neighbours leave out the other side itself: two related duplicates would otherwise count
-    each other ("PERSON|holmes" on both sides) as shared context."""
+    each other ("PERSON|holmes" on both sides) as shared context.
+
+    The passes of one resolve share one (:func:`score_pairs`' ``sides``): whoever changes entities
+    between two stages makes it :meth:`forget` them (kgres.resolve.pipeline forgets what a pass merged
+    and the neighbours of what it merged into), and the next stage reads only those again."""
 
     def __init__(self, rows: list[dict[str, Any]] = (), limit: int | None = None, structural: bool = True) -> None:
         self._rows: OrderedDict[str, dict[str, Any]] = OrderedDict()
@@ -753,7 +762,7 @@ class _Sides:
         ``structural``: with their topology FastRP vectors."""
         return db.read("resolve_score_sides", _plain=True, ids=ids, structural=structural) if ids else []
 
-    def load(self, db: Database, ids: list[str], ready: Iterable[dict[str, Any]] = ()) -> "_Sides":
+    def load(self, db: Database, ids: list[str], ready: Iterable[dict[str, Any]] = ()) -> "Sides":
         """Make sure the entities ``ids`` are here, taking their rows from ``ready`` (read ahead)
         and reading only those still missing, neither kept from earlier pages nor read ahead."""
         self._add([r for r in ready if r["e"]["id"] not in self._rows])
@@ -764,11 +773,23 @@ class _Sides:
                 self._rows.move_to_end(i)
         while len(self._rows) > max(self.limit, len(ids)):
             gone, _ = self._rows.popitem(last=False)
-            for kept in (self._plain, self._around, self._chunks, self._fingerprints):
-                kept.pop(gone, None)
-            for matrix in self._vectors:
-                matrix.drop(gone)
+            self._drop(gone)
         return self
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def forget(self, ids: Iterable[str]) -> None:
+        """Drop what is kept of ``ids`` (changed since they were read): a later load reads them again."""
+        for id_ in ids:
+            if self._rows.pop(id_, None) is not None:
+                self._drop(id_)
+
+    def _drop(self, id_: str) -> None:
+        for kept in (self._plain, self._around, self._chunks, self._fingerprints):
+            kept.pop(id_, None)
+        for matrix in self._vectors:
+            matrix.drop(id_)
 
     def fingerprint(self, id_: str) -> int:
         """A hash of what the match model's comparisons read about the entity besides the cosines of its
@@ -833,7 +854,7 @@ class _Sides:
 
 
 class _Matrix:
-    """One of :data:`VECTORS` for the entities a :class:`_Sides` keeps: a row each of one matrix (unit
+    """One of :data:`VECTORS` for the entities a :class:`Sides` keeps: a row each of one matrix (unit
     vectors, float64), rows of entities it no longer keeps used again. A page's cosines gather their
     rows; stacking each entity's vector into a matrix of the page again was a twelfth of a score stage
     in Python (100k generated mentions, sampled). The matrix is allocated for ``rows`` at once, as
