@@ -76,6 +76,28 @@ def assert_aggregates_current(db: Database) -> None:
     assert bad == [], f"entities whose stored aggregates are stale: {bad}"
 
 
+def assert_related_derived(db: Database) -> None:
+    """The RELATED projection is what the active triples say now: one edge per (subject entity,
+    object entity, predicate) of the entities their mentions refer to, its triple ids sorted and its
+    weight their weights summed (a missing weight counts 1), between current entities only."""
+    derived = db.run("""
+        MATCH (s:Mention)-[t:RELATES]->(o:Mention) WHERE t.status = 'active'
+        MATCH (s)-[:REFERS_TO]->(es:Entity)
+        MATCH (o)-[:REFERS_TO]->(eo:Entity)
+        WITH es, eo, t ORDER BY t.id
+        RETURN es.id AS s, eo.id AS o, t.predicate AS p, collect(t.id) AS ids, sum(coalesce(t.weight, 1.0)) AS w""")
+    stored = db.run("MATCH (a)-[r:RELATED]->(b) RETURN a.id AS s, b.id AS o, r.predicate AS p, r.triple_ids AS ids, "
+                    "r.weight AS w, a:Entity AND b:Entity AS current")
+    assert all(r["current"] for r in stored), [r for r in stored if not r["current"]][:5]
+
+    def keyed(rows: list[dict[str, Any]]) -> dict[tuple, tuple]:
+        return {(r["s"], r["o"], r["p"]): (list(r["ids"]), round(r["w"], 9)) for r in rows}
+
+    want, have = keyed(derived), keyed(stored)
+    assert len(stored) == len(have) and have == want, \
+        {k: (have.get(k), want.get(k)) for k in sorted(set(have) | set(want)) if have.get(k) != want.get(k)}
+
+
 def assert_decisions_recorded(db: Database) -> None:
     """Invariant 3: every REFERS_TO says who decided, when, how confident, in which run, and why."""
     bad = db.run("MATCH (:Mention)-[r:REFERS_TO]->() WHERE r.decided_by IS NULL OR r.decided_at IS NULL "

@@ -13,7 +13,8 @@ from kgres.cli import main
 from kgres.curate.review import decide, review
 from kgres.errors import KgresError
 from kgres.resolve import ResolveConfig, resolve
-from tests.graphs import graph_state, assert_aggregates_current, assert_one_refers_to_per_mention, snapshot, write_jsonl
+from tests.graphs import (assert_aggregates_current, assert_one_refers_to_per_mention, assert_related_derived,
+                          graph_state, snapshot, write_jsonl)
 
 # The graph these tests were written on: the rule scorer's known merges (the resolver is not under test).
 RULES = ResolveConfig(strategy="rules")
@@ -97,10 +98,14 @@ def test_an_accept_killed_between_its_merge_and_its_refresh_is_finished_by_the_n
     class Killed(Exception):
         pass
 
-    def killed(*_a, **_k):
-        raise Killed()
+    write = type(db).write
 
-    monkeypatch.setattr(merge, "refresh", killed)
+    def killed(self, name, **params):
+        if name == "resolve_merge_refresh":
+            raise Killed()
+        return write(self, name, **params)
+
+    monkeypatch.setattr(type(db), "write", killed)
     with pytest.raises(Killed):
         decide(db, "accept", "Ada Lovelace", "Countess of Lovelace")
     monkeypatch.undo()
@@ -111,6 +116,7 @@ def test_an_accept_killed_between_its_merge_and_its_refresh_is_finished_by_the_n
     assert db.run("MATCH (e:Entity) RETURN count(e) AS n")[0]["n"] == 2
     assert_one_refers_to_per_mention(db)
     assert_aggregates_current(db)
+    assert_related_derived(db)
 
 
 def test_the_review_queue_lists_a_pair_while_its_newest_verdict_is_review(db):

@@ -19,7 +19,7 @@ from kgres.resolve import merge, resolve
 from kgres.resolve.embed import embed
 from kgres.resolve.normalize import normalize
 from tests.graphs import (assert_aggregates_current, assert_contexts_current, assert_one_refers_to_per_mention,
-                          graph_state, snapshot, write_jsonl)
+                          assert_related_derived, graph_state, snapshot, write_jsonl)
 from tests.test_resolve import MENTIONS, TRIPLES, fixture, groups
 
 
@@ -364,6 +364,7 @@ def test_a_graph_resolved_in_increments_ends_close_to_one_run(db, tmp_path):
     assert pairwise(inc, gold)["p"] >= pairwise(one, gold)["p"] - 0.02
     assert_one_refers_to_per_mention(db)
     assert_aggregates_current(db)
+    assert_related_derived(db)
 
 
 def test_http_post_mentions_resolves_a_batch_and_writes_nothing_for_a_bad_one(db, tmp_path):

@@ -6,7 +6,7 @@ from kgres import ingest
 from kgres.resolve import merge
 from kgres.resolve.cluster import Evidence, Group
 from kgres.resolve.merge import _transactions
-from tests.graphs import graph_state, assert_aggregates_current, snapshot, write_jsonl
+from tests.graphs import assert_aggregates_current, assert_related_derived, graph_state, snapshot, write_jsonl
 
 
 def group(canonical: str, *others: str) -> Group:
@@ -43,3 +43,39 @@ def test_a_group_merged_in_parts_is_one_entity_and_rolls_back_exactly(db, tmp_pa
     merge.rollback(db, "r1")
     nodes, rels = snapshot(db)
     assert graph_state((nodes, rels)) == graph_state(before)
+
+
+def test_merged_members_edges_join_the_canonicals_as_the_triples_derive_them(db, tmp_path):
+    """A merge moves its members' RELATED edges onto the canonical: edges to the member itself and to
+    the canonical become self-loops, edges of one predicate and far end join (triple ids sorted,
+    weights summed), an edge between members of two groups of one transaction ends between their
+    canonicals, and edges come in as well as go out; what the triples derive, and a rollback restores."""
+    names = {"a": "Alpha", "a1": "Alpha One", "a2": "Alpha Two", "b": "Beta", "b1": "Beta One", "x": "Xeno",
+             "y": "Yotta"}
+    recs = [{"kind": "chunk", "id": "c1", "text": "chunk"}]
+    recs += [{"kind": "mention", "id": k, "name": n, "type": "PERSON", "chunk_id": "c1"} for k, n in names.items()]
+    triples = [("a1", "KNOWS", "x", 0.5), ("a", "KNOWS", "x", 0.25), ("a2", "KNOWS", "x", None),
+               ("y", "KNOWS", "a2", 2.0),
+               ("a1", "LIKES", "a2", 1.5), ("a1", "LIKES", "a", 0.75), ("a2", "LIKES", "a2", 1.0),
+               ("b1", "MEETS", "a1", 0.125), ("a2", "MEETS", "b1", 3.0), ("b", "MEETS", "a", 1.0)]
+    recs += [{"kind": "triple", "subject": s, "predicate": p, "object": o, **({"weight": w} if w is not None else {})}
+             for s, p, o, w in triples]
+    ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "m.jsonl", recs))
+    before = snapshot(db)
+    assert_related_derived(db)
+    db.write("run_start", run_id="r1", config="{}", kgres_version="test", strategy="test", parent=None, focus=None,
+             incremental=False, mentions=7, keys=None, carried_a=None, carried_b=None)
+    e = {k: f"ent:jsonl:{k}" for k in names}
+    merged = merge.apply_groups(db, [group(e["a"], e["a1"], e["a2"]), group(e["b"], e["b1"])], "r1", method="rules",
+                                decided_by="test")
+    assert merged == 3
+    assert_related_derived(db)
+    assert_aggregates_current(db)
+    edges = {(r["s"], r["p"], r["o"]): r["w"] for r in db.run(
+        "MATCH (s)-[r:RELATED]->(o) RETURN s.name AS s, r.predicate AS p, o.name AS o, r.weight AS w")}
+    assert edges == {("Alpha", "KNOWS", "Xeno"): 1.75, ("Yotta", "KNOWS", "Alpha"): 2.0,
+                     ("Alpha", "LIKES", "Alpha"): 3.25, ("Beta", "MEETS", "Alpha"): 1.125,
+                     ("Alpha", "MEETS", "Beta"): 3.0}
+    merge.rollback(db, "r1")
+    assert graph_state(snapshot(db)) == graph_state(before)
+    assert_related_derived(db)

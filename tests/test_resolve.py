@@ -15,7 +15,7 @@ from kgres.resolve.embed import embed
 from kgres.resolve.normalize import name_keys, normalize
 from kgres.resolve import resolve
 from tests.graphs import (assert_aggregates_current, graph_state, assert_decisions_recorded,
-                          assert_one_refers_to_per_mention, snapshot, write_jsonl)
+                          assert_one_refers_to_per_mention, assert_related_derived, snapshot, write_jsonl)
 
 # (id, name, type, chunk): the cases the issue names.
 MENTIONS = [
@@ -108,6 +108,7 @@ def test_invariants_after_resolve(db, tmp_path):
     assert_one_refers_to_per_mention(db)
     assert_aggregates_current(db)
     assert_decisions_recorded(db)
+    assert_related_derived(db)
     after = db.run("MATCH (m:Mention) WITH count(m) AS m MATCH ()-[t:RELATES]->() RETURN m, count(t) AS t")[0]
     assert after == before                                          # nothing extracted is lost
     moved = db.run("MATCH (:Mention)-[r:REFERS_TO]->(:Entity) WHERE r.method IN ['rules', 'model'] "
@@ -499,16 +500,16 @@ def test_a_resolve_interrupted_mid_merge_resumes_to_the_uninterrupted_result(db,
     generate(tmp_path / "g.jsonl", tmp_path / "gold.jsonl", 500, seed=3)
     small = merge._transactions
     monkeypatch.setattr(merge, "_transactions", lambda groups, size, members: small(groups, 5, members))
-    write, calls, crash_at = type(db).write, [0], [None]
+    query, calls, crash_at = type(db).query, [0], [None]
 
     def dying(self, name, **params):
         if name == "resolve_merge_groups":
             calls[0] += 1
             if calls[0] == crash_at[0]:
                 raise _Killed()
-        return write(self, name, **params)
+        return query(self, name, **params)
 
-    monkeypatch.setattr(type(db), "write", dying)
+    monkeypatch.setattr(type(db), "query", dying)
     ingest.ingest(db, "jsonl", tmp_path / "g.jsonl")
     resolve(db)
     uninterrupted = groups(db)
@@ -518,7 +519,7 @@ def test_a_resolve_interrupted_mid_merge_resumes_to_the_uninterrupted_result(db,
     crash_at[0], calls[0] = calls[0] // 2, 0  # half way through the merge transactions of the run
     with pytest.raises(_Killed):
         resolve(db)
-    monkeypatch.setattr(type(db), "write", write)
+    monkeypatch.setattr(type(db), "query", query)
     assert db.run("MATCH (p:MergePlan) RETURN count(p) AS n")[0]["n"] > 0
     resumed = resolve(db)
     assert resumed.resumed
@@ -526,6 +527,7 @@ def test_a_resolve_interrupted_mid_merge_resumes_to_the_uninterrupted_result(db,
     assert db.run("MATCH (p:MergePlan) RETURN count(p) AS n")[0]["n"] == 0
     assert_one_refers_to_per_mention(db)
     assert_aggregates_current(db)
+    assert_related_derived(db)
 
 
 def test_score_pages_compute_what_the_database_would(db, tmp_path, monkeypatch):
@@ -743,6 +745,7 @@ def test_the_passes_of_a_resolve_read_again_only_the_sides_their_merges_changed(
     shared = resolve(db, new=False)
     shared_groups, shared_reads = groups(db), sum(reads)
     assert shared.passes >= 4 and sum(checked) > 0, shared  # later passes took sides they held
+    assert_related_derived(db)
     merge.rollback(db, shared.run_id)
     reads.clear()
     plain = pipeline.score_pairs
@@ -755,7 +758,8 @@ def test_the_passes_of_a_resolve_read_again_only_the_sides_their_merges_changed(
         ingest.ingest(db, "jsonl", part)
         checked.clear()
         assert resolve(db).incremental and sum(checked) > 0  # an increment's later passes hold current sides too
-    
+        assert_related_derived(db)
+
 
 def test_the_pair_memo_holds_at_most_its_limit_dropping_the_longest_held():
     from kgres.resolve.score.memo import Compared, PairMemo

@@ -109,7 +109,7 @@ class Crash(Exception):
     pass
 
 
-@pytest.mark.parametrize("stage", ["refresh", "resolve_score_create"])
+@pytest.mark.parametrize("stage", ["resolve_merge_refresh", "resolve_score_create"])
 def test_an_interrupted_resolve_is_finished_by_the_next(db, tmp_path, monkeypatch, stage):
     path = fixture(tmp_path)
     ingest.ingest(db, "jsonl", path)
@@ -119,19 +119,16 @@ def test_an_interrupted_resolve_is_finished_by_the_next(db, tmp_path, monkeypatc
     db.run("MATCH (r:ResolutionRun) DETACH DELETE r")
     db.run("MATCH ()-[c:CANDIDATE]->() DELETE c")
 
-    if stage == "refresh":   # a merge batch committed, its refresh did not
-        def boom(*a, **k):
-            raise Crash()
-        monkeypatch.setattr(merge, "refresh", boom)
-    else:                    # killed once a page of scored pairs was written
-        real_write = type(db).write
+    real_write = type(db).write
 
-        def write(self, name, **params):
-            out = real_write(self, name, **params)
-            if name == stage:
-                raise Crash()
-            return out
-        monkeypatch.setattr(type(db), "write", write)
+    def write(self, name, **params):
+        if name == stage == "resolve_merge_refresh":  # a merge batch committed, its refresh did not
+            raise Crash()
+        out = real_write(self, name, **params)
+        if name == stage:  # killed once a page of scored pairs was written
+            raise Crash()
+        return out
+    monkeypatch.setattr(type(db), "write", write)
     with pytest.raises(Crash):
         resolve(db, run_id="reference")
     monkeypatch.undo()

@@ -2,10 +2,12 @@
 
 Mode ``merge`` (direct): every mention of a group's other members is re-pointed to the canonical
 entity (``cypher/resolve_merge_groups.cypher``); the superseded ``REFERS_TO`` survives as a typed
-``REFERRED_TO`` history edge and absorbed entities become ``:RetiredEntity``. Entity aggregates and
-the ``RELATED`` projection are then recomputed from the mentions and raw triples (rather than moved
-with ``apoc.refactor.mergeNodes``), so the entity layer stays a pure projection of the mention layer
-and :func:`rollback` restores the earlier state exactly.
+``REFERRED_TO`` history edge and absorbed entities become ``:RetiredEntity``. The members' ``RELATED``
+edges are joined onto the canonical's in the same transaction, as a derivation from the raw triples
+of the moved mentions gives them, and the canonical's aggregates are recomputed from its mentions
+(rather than nodes merged with ``apoc.refactor.mergeNodes``), so the entity layer stays a pure
+projection of the mention layer and :func:`rollback`, which derives what it restores from the mentions
+and triples again (:func:`refresh`), restores the earlier state exactly.
 """
 
 from __future__ import annotations
@@ -113,8 +115,12 @@ def _apply(db: Database, parts: list[list[dict]], run_id: str, method: str, deci
            on_batch: Callable[[int], None] = lambda n: None) -> int:
     retired = 0
     for part in parts:
-        db.write("resolve_merge_groups", groups=part, run_id=run_id, method=method, decided_by=decided_by)
-        refresh(db, sorted({g["canonical"] for g in part}))
+        stale = db.query("resolve_merge_groups", groups=part, run_id=run_id, method=method,
+                         decided_by=decided_by)[0]["stale"]
+        # the members' RELATED edges moved with them: the canonicals' aggregates are what is left to derive
+        db.write("resolve_merge_refresh", ids=sorted({g["canonical"] for g in part}))
+        if stale:
+            refresh(db, sorted(stale))
         retired += sum(len(g["members"]) for g in part)
         on_batch(sum(len(g["members"]) for g in part))
     return retired
