@@ -418,7 +418,7 @@ def _attribute_pairs(db: Database, k: int, max_share: int, focus: list[str] | No
     if focus is not None and indexed:
         values = {r["id"]: {f"a:{v}" for v in _attribute_values(r["attributes"])}
                   for i in range(0, len(focus), 5000)
-                  for r in db.read("resolve_block_attributes_of", ids=focus[i:i + 5000])}
+                  for r in db.read("resolve_block_attributes_of", _plain=True, ids=focus[i:i + 5000])}
         return _indexed_sharing(db, values, k, max_share)
     ids: list[str] = []
     postings: dict[str, list[int]] = {}
@@ -447,7 +447,8 @@ def _code_pairs(db: Database, k: int, max_share: int, focus: list[str] | None,
     its family's other products embed as close as it does."""
     if focus is not None and indexed:
         values = {r["id"]: {f"c:{c}" for c in _codes(r["name"], r["aliases"])}
-                  for i in range(0, len(focus), 5000) for r in db.read("resolve_block_codes_of", ids=focus[i:i + 5000])}
+                  for i in range(0, len(focus), 5000)
+                  for r in db.read("resolve_block_codes_of", _plain=True, ids=focus[i:i + 5000])}
         return _indexed_sharing(db, values, k, max_share)
     ids: list[str] = []
     postings: dict[str, list[int]] = {}
@@ -477,7 +478,7 @@ def fill_mention_values(db: Database, page: int = 5000) -> int:
     """Write :func:`mention_values` on every mention imported before kgres wrote them at import;
     return how many. An increment's attribute and code blocking read them from an index."""
     filled, after = 0, ""
-    while rows := db.read("resolve_block_values_missing", after=after, limit=page)[0]["page"]:
+    while rows := db.read("resolve_block_values_missing", _plain=True, after=after, limit=page)[0]["page"]:
         db.write("resolve_block_values_write", rows=[
             {"id": r["id"], "values": mention_values(r["name"], r["attributes_json"])} for r in rows])
         filled += len(rows)

@@ -58,7 +58,8 @@ def collapse(db: Database, cfg: ScoreConfig, ambiguity: Ambiguity, max_component
 def _namesakes(db: Database, ids: list[str]) -> set[str]:
     """Copies a non-synonym relation ties to a longer name that ends with their words."""
     from kgres.resolve.score.constraints import keeps_apart
-    return {r["id"] for r in db.read("resolve_collapse_namesakes", ids=ids) if any(map(keeps_apart, r["predicates"]))}
+    return {r["id"] for r in db.read("resolve_collapse_namesakes", _plain=True, ids=ids)
+            if any(map(keeps_apart, r["predicates"]))}
 
 
 def _candidates(db: Database, ambiguity: Ambiguity, focus: list[str] | None) -> Iterator[list[str]]:

@@ -187,7 +187,7 @@ def context_around(db: Database, ids: list[str], page: int = CONTEXT_PAGE) -> in
     vectors as :func:`structural` writes for them."""
     around: set[str] = set()
     for i in range(0, len(ids), page):
-        around.update(r["id"] for r in db.read("resolve_embed_neighbours", ids=ids[i:i + page]))
+        around.update(r["id"] for r in db.read("resolve_embed_neighbours", _plain=True, ids=ids[i:i + page]))
     return contexts(db, sorted(around), page)
 
 
@@ -242,7 +242,7 @@ def _pages(db: Database, size: int, ids: list[str] | None) -> Iterator[list[dict
     """Entities with what their embedding text is built from: every one, or those of ``ids``."""
     if ids is not None:
         for start in range(0, len(ids), size):
-            if page := db.read("resolve_embed_ids", ids=ids[start:start + size]):
+            if page := db.read("resolve_embed_ids", _plain=True, ids=ids[start:start + size]):
                 yield page
         return
     after = ""

@@ -295,12 +295,14 @@ def _stale(db: Database, batch_size: int, legal: str, ids: list[str] | None) -> 
     """Pages of entities whose keys are stale, in id order."""
     if ids is None:
         after = ""
-        while page := db.read("resolve_normalize_page", after=after, limit=batch_size, legal=legal)[0]["page"]:
+        while page := db.read("resolve_normalize_page", _plain=True, after=after, limit=batch_size,
+                              legal=legal)[0]["page"]:
             yield page
             after = page[-1]["id"]
         return
     for start in range(0, len(ids), batch_size):
-        if page := db.read("resolve_normalize_ids", ids=ids[start:start + batch_size], legal=legal)[0]["page"]:
+        if page := db.read("resolve_normalize_ids", _plain=True, ids=ids[start:start + batch_size],
+                           legal=legal)[0]["page"]:
             yield page
 
 

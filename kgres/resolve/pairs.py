@@ -39,8 +39,8 @@ class PairContext:
         pieces = [list(p) for p in pieces]
         ids = [i for p in pieces for i in p]
         rows = [e for r in db.read(members, _plain=True, pieces=pieces) for e in r["es"]]
-        forbidden = {(r["a"], r["b"]) for r in db.read("resolve_pairs_not_same_as", ids=ids)}
-        related = {(r["a"], r["b"]): r["predicates"] for r in db.read("resolve_pairs_relations", ids=ids)}
+        forbidden = {(r["a"], r["b"]) for r in db.read("resolve_pairs_not_same_as", _plain=True, ids=ids)}
+        related = {(r["a"], r["b"]): r["predicates"] for r in db.read("resolve_pairs_relations", _plain=True, ids=ids)}
         return cls(rows, forbidden, related, cfg, ambiguity)
 
     def compare(self, x: str, y: str) -> PairScore:

@@ -215,7 +215,7 @@ def incremental_scope(db: Database, cfg: ResolveConfig,
                              "here: run 'kgres resolve' first")
         return None
     last = rows[0]
-    ids = [r["id"] for r in db.read("resolve_new_entities", since=last["started_at"])]
+    ids = [r["id"] for r in db.read("resolve_new_entities", _plain=True, since=last["started_at"])]
     if new is None and (last["changed_since"] or not ids or len(ids) > INCREMENTAL_SHARE * db.count("Entity")
                         or _outgrown(db, last)):
         return None
@@ -354,7 +354,7 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
             # resolve: pairwise F1 0.907 -> 0.904 there; every development set unchanged.
             partners = db.read("resolve_focus_partner_pairs", _plain=True, ids=moved, unknown=UNKNOWN_RULES,
                                run_ids=[_pass_id(base, i) for i in range(1, n + 1)])
-            focus = [r["id"] for r in db.read("resolve_focus_neighbours", ids=focus, run_id=pass_id)]
+            focus = [r["id"] for r in db.read("resolve_focus_neighbours", _plain=True, ids=focus, run_id=pass_id)]
             carried = sorted({(min(p, r["entity"]), max(p, r["entity"])) for r in partners for p in r["partners"]})
     if cfg.strategy in ENGINES and cfg.mode == "merge+synonym":
         last = passes[-1].run_id
@@ -414,7 +414,7 @@ def _changed(db: Database, canonicals: list[str], moved: list[str]) -> set[str]:
     """The entities whose score sides a pass's merges changed: every entity of its groups (the
     canonicals gained mentions, names and edges; the others are gone) and the canonicals' neighbours
     (their edges now lead to the canonical; their context embeddings sum its neighbours' texts)."""
-    return set(moved) | {r["id"] for r in db.read("resolve_embed_neighbours", ids=canonicals)}
+    return set(moved) | {r["id"] for r in db.read("resolve_embed_neighbours", _plain=True, ids=canonicals)}
 
 
 def _unindexed(db: Database, run_ids: list[str]) -> int:

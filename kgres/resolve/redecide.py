@@ -29,12 +29,12 @@ def redecide(db: Database, run_id: str, new_ids: list[str], ambiguity: Ambiguity
     increment's entities (``new_ids``) made ambiguous; returns their ids (sorted), with those an
     interrupted attempt of the same run revived. ``ambiguity`` is the holder table with the
     increment's names in it."""
-    earlier = [r["id"] for r in db.read("resolve_redecide_revived", run_id=run_id)]
-    keys = {k for r in db.read("resolve_redecide_names", ids=new_ids)
+    earlier = [r["id"] for r in db.read("resolve_redecide_revived", _plain=True, run_id=run_id)]
+    keys = {k for r in db.read("resolve_redecide_names", _plain=True, ids=new_ids)
             for k in holder_keys(tuple(r["tokens"]), r["type"], r["core"], r["acronym"])}
     # the merged short forms first (few, from an index): the holder groups of the graph's common first
     # names and surnames cost name comparisons (100 new mentions into 100k: 0.5 s building every key's)
-    found = [(key, r) for r in db.read("resolve_redecide_find", cores=sorted({_core(k) for k in keys}),
+    found = [(key, r) for r in db.read("resolve_redecide_find", _plain=True, cores=sorted({_core(k) for k in keys}),
                                        decided_by=decided_by)
              for key in sorted(short_keys(tuple(r["tokens"] or ()), r["type"]) & keys)]
     opened = _opened(db, {key for key, _ in found}, new_ids, ambiguity)
@@ -71,5 +71,5 @@ def _opened(db: Database, keys: set[tuple], new_ids: list[str], ambiguity: Ambig
     if not groups:
         return {}
     cores = sorted({c for gs in groups.values() for g in gs for c in g})
-    held = {r["core"] for r in db.read("resolve_redecide_held", cores=cores, ids=new_ids)}
+    held = {r["core"] for r in db.read("resolve_redecide_held", _plain=True, cores=cores, ids=new_ids)}
     return {k: gs for k, gs in groups.items() if any(not (g & held) for g in gs)}
