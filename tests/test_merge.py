@@ -79,3 +79,22 @@ def test_merged_members_edges_join_the_canonicals_as_the_triples_derive_them(db,
     merge.rollback(db, "r1")
     assert graph_state(snapshot(db)) == graph_state(before)
     assert_related_derived(db)
+
+
+def test_a_stale_member_gets_its_canonical_refreshed_whole(db, tmp_path):
+    """A member whose RELATED edges wait for a refresh (:Stale, as a killed split leaves it) has no
+    edges worth moving: its canonical is derived again from the triples, and left unmarked."""
+    recs = [{"kind": "chunk", "id": "c1", "text": "chunk"}]
+    recs += [{"kind": "mention", "id": k, "name": n, "type": "PERSON", "chunk_id": "c1"}
+             for k, n in (("a", "Alpha"), ("a1", "Alpha One"), ("x", "Xeno"))]
+    recs += [{"kind": "triple", "subject": "a1", "predicate": "KNOWS", "object": "x"},
+             {"kind": "triple", "subject": "a", "predicate": "LIKES", "object": "x"}]
+    ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "m.jsonl", recs))
+    db.run("MATCH (e:Entity {id: 'ent:jsonl:a1'})-[r:RELATED]-() DELETE r SET e:Stale")  # edges not derived yet
+    db.write("run_start", run_id="r1", config="{}", kgres_version="test", strategy="test", parent=None, focus=None,
+             incremental=False, mentions=3, keys=None, carried_a=None, carried_b=None)
+    assert merge.apply_groups(db, [group("ent:jsonl:a", "ent:jsonl:a1")], "r1", method="rules", decided_by="test") == 1
+    assert_related_derived(db)
+    assert db.run("MATCH (e:Entity:Stale) RETURN count(e) AS n")[0]["n"] == 0
+    assert {r["p"] for r in db.run("MATCH (:Entity {id: 'ent:jsonl:a'})-[r:RELATED]->() RETURN r.predicate AS p")} \
+        == {"KNOWS", "LIKES"}
