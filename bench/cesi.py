@@ -73,7 +73,7 @@ def main() -> None:
             clusters[f"deg-rag@{t}"] = _deg_rag_at(db, t)
             pw = pairwise(clusters[f"deg-rag@{t}"], gold)
             degrag.append([t, len(set(clusters[f"deg-rag@{t}"].values())), pw["p"], pw["r"], pw["f1"]])
-    print(f"CESI base_valid: {len(names)} phrases, {len(gold)} with gold over {len(set(gold.values()))} entities")
+    print(f"CESI {path.stem}: {len(names)} phrases, {len(gold)} with gold over {len(set(gold.values()))} entities")
     print_table("noun-phrase clustering vs Freebase gold", HEADER, rows)
     print_table("cosine (HippoRAG) at stricter thresholds, from the same run's SAME_AS links", SWEEP_HEADER, sweep)
     print_table("deg-rag at smaller merge targets (share of entities merged away)",
