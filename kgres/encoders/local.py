@@ -35,6 +35,31 @@ _models: dict[tuple[str, str], Future] = {}
 _models_lock = threading.Lock()
 _encoding = threading.Lock()
 _precisions: dict[tuple[str, str, str], str] = {}
+_narrowing = {"count": 0, "threads": 0}  # Ahead threads computing on one CPU thread, and torch's threads before
+
+
+def narrow_threads() -> None:
+    """From the next batch on, the calling thread's encodes compute on one CPU thread, until the matching
+    :func:`widen_threads`. torch keeps the setting per thread, and a thread that first computes while
+    it holds takes it too; the calling thread's and the default are given back by the last widen
+    (calls nest: the threads torch had before the first narrow)."""
+    import torch
+
+    with _models_lock:
+        if _narrowing["count"] == 0:
+            _narrowing["threads"] = torch.get_num_threads()
+            torch.set_num_threads(1)
+        _narrowing["count"] += 1
+
+
+def widen_threads() -> None:
+    """End one :func:`narrow_threads`."""
+    import torch
+
+    with _models_lock:
+        _narrowing["count"] -= 1
+        if _narrowing["count"] == 0:
+            torch.set_num_threads(_narrowing["threads"])
 
 
 def precision(cfg: EncoderConfig) -> str:
