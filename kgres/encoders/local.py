@@ -39,21 +39,20 @@ _narrowing = {"count": 0, "threads": 0}  # Ahead threads computing on one CPU th
 
 
 def narrow_threads() -> None:
-    """From the next batch on, the calling thread's encodes compute on one CPU thread, until the matching
-    :func:`widen_threads`. torch keeps the setting per thread, and a thread that first computes while
-    it holds takes it too; the calling thread's and the default are given back by the last widen
-    (calls nest: the threads torch had before the first narrow)."""
+    """The calling thread's encodes compute on one CPU thread from its next batch on. torch keeps the
+    setting per thread, and makes it the default of threads that first compute while it holds; the
+    last :func:`widen_threads` gives the default back (calls nest)."""
     import torch
 
     with _models_lock:
         if _narrowing["count"] == 0:
             _narrowing["threads"] = torch.get_num_threads()
-            torch.set_num_threads(1)
         _narrowing["count"] += 1
+        torch.set_num_threads(1)
 
 
 def widen_threads() -> None:
-    """End one :func:`narrow_threads`."""
+    """End one :func:`narrow_threads` (the last one gives torch's default back)."""
     import torch
 
     with _models_lock:

@@ -70,8 +70,8 @@ class Ahead:
     """Texts encoded in a background thread (:func:`encode_ahead`) while the caller waits on Neo4j.
 
     The thread encodes on one CPU thread and leaves the other cores to the database and the caller:
-    on two cores, the model's two threads beside the collapse's queries made a 20k-mention resolve's
-    collapse 7.6 s slower (30.8 s against 23.2) for the same vectors. It keeps one thread after the
+    on two cores, the model's two threads beside the collapse's queries made a 100k-mention resolve's
+    collapse 69 s instead of 44, for the same merges. It keeps one thread after the
     caller starts waiting: in bfloat16 a vector computed on one thread rounds differently from one
     computed on two (up to 3e-4 an element), and which texts got which must not depend on timing."""
 
