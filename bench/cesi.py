@@ -35,6 +35,10 @@ ADJUDICATED = {
     "authorisation": ("/m/07pm40w", "the British spelling of 'authorization' in the same sense: the object of "
                       "'Authentication shall precede', as 'authorization' is of nine 'Authentication ...' "
                       "triples; the gold gives the spelling its own Freebase topic, /m/07pm40g"),
+    "Sen. Hillary Clinton": ("/m/06x8tkf", "the same senator as 'Senator Hillary Clinton' (/m/06x8tkf), in the same "
+                             "news: 'Rupert Murdoch will host a fundraiser for Sen. Hillary Clinton' beside 'Rupert "
+                             "Murdoch host a fundraiser for Senator Hillary Clinton'; the gold gives the abbreviation "
+                             "another topic, /m/05nft6c"),
 }
 
 

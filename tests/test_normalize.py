@@ -29,6 +29,30 @@ def test_core_keys(name, type_, core, gender):
     assert k.core == core and k.gender == gender
 
 
+@pytest.mark.parametrize("a, b, type_", [
+    ("Sen. Hillary Clinton", "Senator Hillary Clinton", None),  # an open-IE phrase, untyped
+    ("Sen. Hillary Clinton", "Hillary Clinton", "PERSON"),  # an office is dropped from a person's name
+    ("Governor Bush", "Bush", "PERSON"),
+    ("Ft. Myers", "Fort Myers", "GEO"),
+    ("St. Louis", "Saint Louis", None),
+    ("Mt. Everest", "Mount Everest", None),
+])
+def test_abbreviations_and_offices_share_a_key(a, b, type_):
+    assert name_keys(a, type_).core == name_keys(b, type_).core
+
+
+def test_abbreviations_are_written_out_only_where_they_cannot_be_a_word_of_their_own():
+    """A leading "St", "Mt", "Ft" or "Sen" is written out only with its full stop and before another
+    word: "ST" may be an acronym, "St." alone a bare abbreviation, and a street's "St." comes last."""
+    assert name_keys("ST Microelectronics", "ORGANIZATION").core == "st microelectronic"
+    assert name_keys("St.", None).core == "st"
+    assert name_keys("Main St.", "GEO").core == "main st"
+    assert name_keys("Ft Myers", "GEO").core == "ft myer"
+    assert name_keys("ACM SIGMOD Intl. Conf.", None).core == "acm sigmod intl conf"  # only a first word
+    assert name_keys("Congressman John Lewis", "PERSON").gender == "m"
+    assert name_keys("Senator Clinton", "PERSON").title is None  # an office is no title: it changes hands
+
+
 def test_acronym_keys_meet_from_both_sides():
     assert name_keys("Large Language Models", "CONCEPT").acronym == "llm"
     assert name_keys("LLMs", "CONCEPT").acronym == "llm" == name_keys("LLMs", "CONCEPT").core
@@ -73,7 +97,7 @@ def test_types_and_singulars():
 
 # Words that normalisation treats specially, joined by what extractors put between them, beside free text.
 WORDS = ["the", "a", "of", "Mr.", "dr", "jr", "Holmes's", "glasses", "companies", "II", "7", "Corp.", "young",
-         "A.", "LLMs"]
+         "A.", "LLMs", "St.", "Sen", "senator"]
 names = st.one_of(
     st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=30),
     st.lists(st.sampled_from(WORDS), min_size=1, max_size=5).flatmap(

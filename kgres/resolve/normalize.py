@@ -3,7 +3,8 @@
 For every Entity, :func:`name_keys` derives, from its name and type:
 
 - ``key_core``: the comparison key. Case, Unicode forms, punctuation and possessives are folded
-  for every type. Honorifics are dropped for persons ("Mr. Sherlock Holmes" -> "sherlock holmes").
+  for every type, and a leading abbreviation written out ("St. Louis" -> "saint louis"). Honorifics and offices are dropped for persons ("Mr. Sherlock Holmes" -> "sherlock holmes",
+  "Sen. Hillary Clinton" -> "hillary clinton").
   A gendered honorific is kept as ``key_gender`` ("m" for Mr., "f" for Mrs. or Miss), an occupational
   one as ``key_title`` ("colonel", "doctor").
   For other types the last word is made singular ("Large Language Models" -> "large language model").
@@ -40,11 +41,15 @@ HONORIFICS = frozenset({
     "professor", "sir", "dame", "lady", "lord", "rev", "reverend", "fr", "father", "sr", "jr",
     "inspector", "captain", "capt", "colonel", "col", "major", "sergeant", "sgt", "general", "gen",
     "president", "king", "queen", "prince", "princess", "saint", "st", "herr", "frau", "don",
+    # offices, which one person holds in turn ("Senator Clinton", "Secretary Clinton"): dropped, not titles
+    "senator", "sen", "governor", "gov", "mayor", "judge", "justice", "rep", "representative", "congressman",
+    "congresswoman", "secretary", "minister", "chancellor", "ambassador", "lieutenant", "lt", "detective", "det",
 })
 # Honorifics that state a gender: "Mr. Fezziwig" and "Mrs. Fezziwig" are two people.
-MALE_HONORIFICS = frozenset({"mr", "mister", "sir", "lord", "king", "prince", "herr", "don", "father", "fr"})
+MALE_HONORIFICS = frozenset({"mr", "mister", "sir", "lord", "king", "prince", "herr", "don", "father", "fr",
+                             "congressman"})
 FEMALE_HONORIFICS = frozenset({"mrs", "ms", "miss", "madam", "madame", "mme", "mlle", "dame", "lady", "queen",
-                               "princess", "frau"})
+                               "princess", "frau", "congresswoman"})
 # Honorifics that state an occupation or rank, folded to one spelling: "Colonel" and "Professor
 # Moriarty" are two people, "Dr." and "Doctor Watson" one.
 TITLES = {"dr": "doctor", "doctor": "doctor", "prof": "professor", "professor": "professor",
@@ -52,6 +57,12 @@ TITLES = {"dr": "doctor", "doctor": "doctor", "prof": "professor", "professor": 
           "sergeant": "sergeant", "sgt": "sergeant", "general": "general", "gen": "general",
           "inspector": "inspector", "rev": "reverend", "reverend": "reverend", "president": "president",
           "king": "king", "queen": "queen", "prince": "prince", "princess": "princess"}
+# Abbreviations written out as the first word, when written with their full stop: "St. Louis" and
+# "Saint Louis", "Ft. Myers" and "Fort Myers" share a key ("ST" alone may be an acronym, a street's "St."
+# comes last). Not inside a name: Scholar's titles end in "acm sigmod intl", and written out as
+# "international" it cost DBLP-Scholar a point of recall.
+LEADING_ABBREVIATIONS = {"st": "saint", "mt": "mount", "ft": "fort", "sen": "senator"}
+_LEADING_ABBREVIATION = re.compile(r"\s*(st|mt|ft|sen)\.", re.IGNORECASE)
 STOP_WORDS = frozenset({"the", "of", "a", "an", "and", "&", "for", "in", "on", "at", "to", "de", "la", "le"})
 LEGAL_SUFFIXES = frozenset({"inc", "incorporated", "corp", "corporation", "co", "company", "ltd", "limited",
                             "llc", "plc", "gmbh", "ag", "sa", "srl", "bv", "nv", "holdings", "group"})
@@ -203,7 +214,7 @@ def singular(word: str) -> str:
 def name_keys(name: str, type_: str | None = None, strip_legal: bool = False) -> NameKeys:
     """Derive the comparison keys of one name (see module docstring). Pure and deterministic."""
     ntype = norm_type(type_)
-    tokens = fold(name)
+    tokens = _written_out(name, fold(name))
     gender = title = None
     # Each rule can expose what another removes ("the Mr. Smith", "0 Companies" whose singular is a
     # legal suffix), so they run until nothing changes: the key of a key is the key.
@@ -232,6 +243,15 @@ def name_keys(name: str, type_: str | None = None, strip_legal: bool = False) ->
     acronym = None if ntype == "PERSON" else _acronym(name, content)
     return NameKeys(core=" ".join(tokens), tokens=tuple(content), acronym=acronym, numbers=numbers,
                     norm_type=ntype, gender=gender, title=title)
+
+
+def _written_out(name: str, tokens: list[str]) -> list[str]:
+    """``tokens`` with a first word :data:`LEADING_ABBREVIATIONS` holds written out, when ``name`` writes
+    it with a full stop and more words follow."""
+    out = list(tokens)
+    if len(out) > 1 and out[0] in LEADING_ABBREVIATIONS and _LEADING_ABBREVIATION.match(name):
+        out[0] = LEADING_ABBREVIATIONS[out[0]]
+    return out
 
 
 def _acronym(original: str, content: list[str]) -> str | None:
@@ -312,9 +332,10 @@ def _stamp(name: str, type_: str | None, strip_legal: bool) -> str:
     return f"{name}|{type_ if type_ is not None else ''}|{keys_version(strip_legal)}"
 
 
-KEY_VERSION = "v14"  # v10: key_first and key_last; v11: key_numbers as number_facts, "8.0" folded to "8";
+KEY_VERSION = "v15"  # v10: key_first and key_last; v11: key_numbers as number_facts, "8.0" folded to "8";
 # v12: key_first and key_last of untyped names too; v13: an untyped name's key_first in the singular;
-# v14: mentions carry block_values (an increment after an upgrade re-keys, and fills them, first)
+# v14: mentions carry block_values (an increment after an upgrade re-keys, and fills them, first);
+# v15: offices dropped from person names, a leading abbreviation written out
 
 
 def _search(tokens: tuple[str, ...], plural_last: bool = False) -> str:
