@@ -598,6 +598,51 @@ def test_no_weight_overrides_a_constraint(db, tmp_path):
     assert vetoed and all(r["p"] == 0 and r["band"] == "reject" for r in vetoed)
 
 
+def _older(model):
+    """``model`` as a kgres whose name comparison lacked its last level would have stored it."""
+    name = model.comparisons[0]
+    name.levels = name.levels[:-1]
+    for what in ("m", "u", "u_random"):
+        values = getattr(name, what)[:-1]
+        setattr(name, what, [v / sum(values) for v in values])
+    return model
+
+
+def test_a_model_whose_levels_are_not_this_kgres_ones_is_never_used(db, tmp_path):
+    """A model stored by a kgres whose levels differ (an upgrade added one) weighs other evidence
+    than the pairs' levels say: pinned, it fits no graph (``train = "never"`` says so and leaves the
+    graph as it was; ``auto`` trains), and as the last resolve's model it is neither reused by an
+    unchanged graph's resolve nor by an increment's (which resolves the whole graph instead)."""
+    from kgres.errors import ConfigError
+    from kgres.resolve import merge
+
+    ingest.ingest(db, "jsonl", story(tmp_path))
+    first = resolve(db)
+    stale = _older(store.load(db))
+    db.run("MATCH (x:MatchModel) SET x.model_json = $json", json=stale.to_json())  # the last resolve's, settled
+    again = resolve(db)
+    assert again.model_id and again.model_id != stale.id  # trained again, not scored with the stale one
+    assert again.entities_after == first.entities_after
+
+    ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "more.jsonl", [
+        {"kind": "mention", "id": "s5", "name": "Sherlock Holmes", "type": "PERSON"}]), source="more")
+    db.run("MATCH (x:MatchModel) SET x.model_json = $json", json=_older(store.load(db)).to_json())
+    added = resolve(db)
+    assert not added.incremental  # the last model does not fit: the whole graph, with a new model
+
+    for run in db.run("MATCH (r:ResolutionRun) WHERE r.parent IS NULL RETURN r.id AS id ORDER BY r.started_at DESC"):
+        merge.rollback(db, run["id"])
+    store.store(db, _older(store.load(db)), None, trained=False, pinned=True)
+    before = db.run("MATCH (m:Mention)-[:REFERS_TO]->(e) RETURN m.id AS m, e.id AS e ORDER BY m")
+    with pytest.raises(ConfigError, match="no pinned model fits"):
+        resolve(db, ResolveConfig.model_validate({"model": {"train": "never"}}))
+    # ... and the passes it ran are undone: resumed with its stored settings it would stop again
+    assert db.run("MATCH (m:Mention)-[:REFERS_TO]->(e) RETURN m.id AS m, e.id AS e ORDER BY m") == before
+    assert not db.run("MATCH (r:ResolutionRun) WHERE r.status = 'running' RETURN r.id AS id")
+    trained = resolve(db)
+    assert store.load(db, trained.model_id).comparisons[0].levels == FIXED[0].level_names()
+
+
 def test_a_prior_alone_never_merges_names_that_share_only_a_word(db, tmp_path):
     """On a graph whose candidates are nearly all matches the prior alone lifts a pair over the auto
     threshold. Names that share only some words and mean different things ("Diesel fuel" / "Fuel")

@@ -12,7 +12,8 @@ Strategies: ``default`` (kgres) or a baseline from :mod:`kgres.baselines`. Modes
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -21,7 +22,7 @@ from kgres import runs
 from kgres.db import Database
 from kgres.db.database import REPLAN_SHARE
 from kgres.encoders import encoder_precision, preload_encoder
-from kgres.errors import KgresError
+from kgres.errors import ConfigError, KgresError
 from kgres.ingest.rollback import refuse_unfinished
 from kgres.progress import Progress, as_progress, prefixed
 from kgres.resolve import baselines
@@ -31,7 +32,7 @@ from kgres.resolve.cluster import UNKNOWN_NAMES, ClusterConfig, Group, cluster, 
 from kgres.resolve.collapse import collapse
 from kgres.resolve.embed import Ahead, EmbedConfig, embed, encode_ahead, reindex, topology
 from kgres.resolve.heap import long_lived, settle
-from kgres.resolve.merge import apply_groups, finish_decisions, link_groups, refresh, resume_plan
+from kgres.resolve.merge import apply_groups, finish_decisions, link_groups, refresh, resume_plan, rollback
 from kgres.resolve.ambiguity import Ambiguity
 from kgres.resolve.normalize import keys_version, normalize
 from kgres.resolve.redecide import redecide
@@ -39,6 +40,7 @@ from kgres.resolve.score import ScoreConfig, load_ambiguity, score
 from kgres.resolve.score.memo import PairMemo
 from kgres.resolve.score.model import MatchModel
 from kgres.resolve.score.stage import Sides, score_pairs
+from kgres.resolve.score.store import fits
 from kgres.resolve.score.training import ModelConfig
 
 Step = Progress | Callable[[str], None]  # a plain callable gets the notes and stage names
@@ -161,8 +163,29 @@ def _resolve(db: Database, cfg: ResolveConfig, on_step: Progress, run_id: str | 
     finish_decisions(db, list(STRATEGIES))  # an accept killed mid-merge: finish it as decided
     unfinished = db.read("run_unfinished", strategies=list(STRATEGIES))
     if unfinished:
-        return _resume(db, unfinished[0], on_step, fastrp_dimensions)
+        run = unfinished[0]
+        with _undone_on_config_error(db, run["parent"] or run["id"]):
+            return _resume(db, run, on_step, fastrp_dimensions)
     base = run_id or runs.new_id()
+    with _undone_on_config_error(db, base):
+        return _start(db, cfg, base, on_step, fastrp_dimensions, new)
+
+
+@contextmanager
+def _undone_on_config_error(db: Database, base: str) -> Iterator[None]:
+    """Undo the passes of resolve ``base`` when one stops on its configuration (``[resolve.model]
+    train = "never"`` and no pinned model fits the graph): resumed with the same stored configuration
+    it would stop again, on every later ``kgres resolve``. The graph is left as it was before it."""
+    try:
+        yield
+    except ConfigError:
+        if db.read("run_get", run_id=base):
+            rollback(db, base)
+        raise
+
+
+def _start(db: Database, cfg: ResolveConfig, base: str, on_step: Progress, fastrp_dimensions: int,
+           new: bool | None) -> ResolveStats:
     increment = incremental_scope(db, cfg, new)
     if increment is not None:
         ids, model, rekey = increment
@@ -173,7 +196,7 @@ def _resolve(db: Database, cfg: ResolveConfig, on_step: Progress, run_id: str | 
     settled = None
     if cfg.strategy == "default" and cfg.model.train == "auto":
         rows = db.read("resolve_model_settled", strategy=cfg.strategy)
-        settled = MatchModel.from_json(rows[0]["model_json"]) if rows else None
+        settled = _readable(rows[0]["model_json"]) if rows else None
         if settled is not None:
             on_step(f"nothing new since the last resolve: scoring with its model {settled.id}")
     return _passes(db, cfg, base, first=1, focus=None, on_step=on_step, fastrp_dimensions=fastrp_dimensions,
@@ -216,10 +239,12 @@ def incremental_scope(db: Database, cfg: ResolveConfig,
         return None
     last = rows[0]
     ids = [r["id"] for r in db.read("resolve_new_entities", _plain=True, since=last["started_at"])]
+    model = _last_model(db, cfg.strategy, last)
+    unread = cfg.strategy == "default" and bool(last["model_json"]) and model is None  # stored by another kgres
     if new is None and (last["changed_since"] or not ids or len(ids) > INCREMENTAL_SHARE * db.count("Entity")
-                        or _outgrown(db, last)):
+                        or _outgrown(db, last) or unread):
         return None
-    return ids, _last_model(db, cfg.strategy, last), last["keys"] != keys_version(cfg.strip_legal_suffixes)
+    return ids, model, last["keys"] != keys_version(cfg.strip_legal_suffixes)
 
 
 def _outgrown(db: Database, last: dict) -> bool:
@@ -231,13 +256,22 @@ def _outgrown(db: Database, last: dict) -> bool:
 
 
 def _last_model(db: Database, strategy: str, last: dict | None = None) -> MatchModel | None:
-    """The match model of the last finished resolve (``resolve_last_run``), None for the rules engine."""
+    """The match model of the last finished resolve (``resolve_last_run``), None for the rules engine
+    and for a model this kgres does not read (:func:`_readable`)."""
     if strategy != "default":
         return None
     if last is None:
         rows = db.read("resolve_last_run", strategies=[strategy])
         last = rows[0] if rows else None
-    return MatchModel.from_json(last["model_json"]) if last and last["model_json"] else None
+    return _readable(last["model_json"]) if last else None
+
+
+def _readable(model_json: str | None) -> MatchModel | None:
+    """The stored model, or None when there is none or this kgres does not read its levels as they
+    were stored (:func:`~kgres.resolve.score.store.fits`: an upgrade added a level): such a model is
+    never reused, a new one is trained."""
+    model = MatchModel.from_json(model_json) if model_json else None
+    return model if model is not None and fits(model) else None
 
 
 def _resume(db: Database, run: dict, on_step: Progress, fastrp_dimensions: int) -> ResolveStats:
@@ -432,7 +466,7 @@ def _model_of(db: Database, base: str, first: int) -> MatchModel | None:
     for n in range(1, first):
         rows = db.read("resolve_model_of_run", run_id=_pass_id(base, n))
         if rows:
-            return MatchModel.from_json(rows[0]["model_json"])
+            return _readable(rows[0]["model_json"])
     return None
 
 

@@ -136,6 +136,17 @@ def check(model: MatchModel) -> None:
         raise ValueError("prior must be between 0 and 1")
 
 
+def fits(model: MatchModel) -> bool:
+    """Whether this kgres reads ``model`` as it was stored: every comparison one it knows, with the
+    same levels in the same order (:func:`check`). A model an older kgres stored before a level was
+    added would weigh each pair by another level's weights."""
+    try:
+        check(model)
+    except (ValueError, KeyError, TypeError):
+        return False
+    return True
+
+
 def comparisons_of(model: MatchModel) -> list[Comparison]:
     """The comparisons a stored model weighs, in its order."""
     spec = [(name.split(":", 1)[1], kind) for name, kind in model.spec() if name.startswith("attr:")]
@@ -145,11 +156,11 @@ def comparisons_of(model: MatchModel) -> list[Comparison]:
 
 def pinned_model(db: Database, comps: list[Comparison]) -> MatchModel | None:
     """The newest pinned model (trained by ``kgres model train`` or imported) that weighs exactly
-    these comparisons, or None."""
+    these comparisons, at this kgres's levels (:func:`fits`), or None."""
     want = [(c.name, c.kind) for c in comps]
     for row in db.read("resolve_model_get", id=None, pinned=True, limit=20):
         model = MatchModel.from_json(row["model_json"])
-        if model.spec() == want:
+        if model.spec() == want and fits(model):
             return model
     return None
 
