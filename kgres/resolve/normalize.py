@@ -3,8 +3,9 @@
 For every Entity, :func:`name_keys` derives, from its name and type:
 
 - ``key_core``: the comparison key. Case, Unicode forms, punctuation and possessives are folded
-  for every type, and a leading abbreviation written out ("St. Louis" -> "saint louis"). Honorifics and offices are dropped for persons ("Mr. Sherlock Holmes" -> "sherlock holmes",
-  "Sen. Hillary Clinton" -> "hillary clinton").
+  for every type, and a leading abbreviation written out ("St. Louis" -> "saint louis"). Honorifics
+  and offices are dropped for persons ("Mr. Sherlock Holmes" -> "sherlock holmes", "Sen. Hillary
+  Clinton" -> "hillary clinton").
   A gendered honorific is kept as ``key_gender`` ("m" for Mr., "f" for Mrs. or Miss), an occupational
   one as ``key_title`` ("colonel", "doctor").
   For other types the last word is made singular ("Large Language Models" -> "large language model").
