@@ -634,7 +634,7 @@ def test_a_model_whose_levels_are_not_this_kgres_ones_is_never_used(db, tmp_path
         merge.rollback(db, run["id"])
     store.store(db, _older(store.load(db)), None, trained=False, pinned=True)
     before = db.run("MATCH (m:Mention)-[:REFERS_TO]->(e) RETURN m.id AS m, e.id AS e ORDER BY m")
-    with pytest.raises(ConfigError, match="no pinned model fits"):
+    with pytest.raises(ConfigError, match="no pinned model fits .* was undone"):
         resolve(db, ResolveConfig.model_validate({"model": {"train": "never"}}))
     # ... and the passes it ran are undone: resumed with its stored settings it would stop again
     assert db.run("MATCH (m:Mention)-[:REFERS_TO]->(e) RETURN m.id AS m, e.id AS e ORDER BY m") == before

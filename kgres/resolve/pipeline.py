@@ -178,10 +178,11 @@ def _undone_on_config_error(db: Database, base: str) -> Iterator[None]:
     it would stop again, on every later ``kgres resolve``. The graph is left as it was before it."""
     try:
         yield
-    except ConfigError:
-        if db.read("run_get", run_id=base):
-            rollback(db, base)
-        raise
+    except ConfigError as e:
+        if not db.read("run_get", run_id=base):
+            raise
+        rollback(db, base)
+        raise ConfigError(f"{e} (resolve {base} was undone: the graph is as it was before it)") from e
 
 
 def _start(db: Database, cfg: ResolveConfig, base: str, on_step: Progress, fastrp_dimensions: int,
