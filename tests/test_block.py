@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 from kgres import ingest, schema
 from kgres.config import load_settings
+from kgres.resolve import block as block_module
 from kgres.resolve.block import BlockConfig, VectorCache, block, kmeans_k, propose
 from kgres.resolve.fuzzy import FuzzyWords, index_words
 from kgres.resolve.normalize import normalize
@@ -311,6 +312,25 @@ def test_lexical_pairs_ignore_deleted_entities_still_counted_by_the_index(db):
     block(db, "r1", BlockConfig(strategies=("lexical",), k=1))
 
     assert _lexical_pairs(db, "r1") == {("a1", "a2"), ("a1", "a3"), ("e1", "e2")}
+
+
+def test_lexical_partners_are_the_best_hits_by_score_then_id_however_many_tie(db, monkeypatch):
+    # 130 "cratchit wNNN" score alike for "cratchit", and are created highest id first, so the index's
+    # own order among equal scores is not the ids'. Its first 101 hits are p129..p029: taken as they
+    # come, the 15 partners would be p029..p043. Every hit ordered, they are p000..p014.
+    _entities(db, [(f"p{i:03d}", f"cratchit w{i:03d}") for i in range(129, -1, -1)] + [("q", "cratchit")])
+    fetched, read = [], db.read
+
+    def counted(name, **params):
+        fetched.append(params.get("fetch"))
+        return read(name, **params)
+
+    monkeypatch.setattr(db, "read", counted)
+    rows = block_module._lexical(db, ["q", "p000"], 15, {})
+    every = read("resolve_block_lexical", _plain=True, ids=["q", "p000"], k=15, expand={}, fetch=None)
+    assert {r["id"]: r["others"] for r in rows} == {r["id"]: r["others"] for r in every}
+    assert next(r["others"] for r in rows if r["id"] == "q") == [f"p{i:03d}" for i in range(15)]
+    assert fetched == list(block_module.LEXICAL_FETCH[:2])  # the tie asked again, for more; not for all
 
 
 def test_exact_blocking_recreates_the_key_index_a_graph_initialised_earlier_lacks(db, tmp_path):

@@ -71,6 +71,10 @@ PER_ENTITY = ("exact", "acronym", "holders", "lexical", "semantic")  # one query
 # holders: a short form is paired with this many of its most-mentioned holders at most (the one it is
 # merged into is the dominant one; its ambiguity comes from the holder table, not from more pairs)
 HOLDERS_K = 5
+# lexical: the full-text hits asked for first, then (for an entity whose k-th partner ties with the last
+# hit, so that an equal one may have been left out) ten times as many, then every hit. 1M generated
+# mentions (150k entities): 1,000 entities in 1.4 s, not 3.4 s, the same partners; 100k: the same time.
+LEXICAL_FETCH = (101, 1010, None)
 KMEANS_ROWS = 1024  # rows of a similarity matrix (k-means block, exact semantic) held at once
 # ... at most, and no more than fit this many bytes of float32 against every column: the matrix (and
 # the copy a row-wise partition makes of it) stays the same size as the graph grows, where 1,024 rows
@@ -252,10 +256,28 @@ def _gathered(reads: list[tuple[str, Callable[[], Iterable[tuple[str, str]]], in
 def _per_entity(db: Database, cfg: BlockConfig, strategy: str, ids: list[str],
                 spelt: "LexicalWords | None") -> Iterator[tuple[str, str]]:
     """The pairs ``resolve_block_<strategy>`` proposes for the page of entities ``ids``."""
-    expand = spelt.expand(db, ids) if spelt is not None and strategy == "lexical" else {}
+    if strategy == "lexical":
+        return _partners(_lexical(db, ids, cfg.k, spelt.expand(db, ids) if spelt is not None else {}))
     k = min(cfg.k, HOLDERS_K) if strategy == "holders" else cfg.k
-    return _partners(db.read(f"resolve_block_{strategy}", _plain=True, ids=ids, k=k, min_cosine=cfg.min_cosine,
-                             expand=expand))
+    return _partners(db.read(f"resolve_block_{strategy}", _plain=True, ids=ids, k=k, min_cosine=cfg.min_cosine))
+
+
+def _lexical(db: Database, ids: list[str], k: int, expand: dict[str, str]) -> list[dict[str, Any]]:
+    """``resolve_block_lexical``'s rows for ``ids``: each entity's ``k`` best full-text partners, as if every
+    hit were ordered (best score first, ties by id), from the index's best hits only (:data:`LEXICAL_FETCH`)
+    wherever those settle it: fewer hits than asked for are all there are, and a k-th partner that scores
+    above the lowest hit has every hit scoring as much among them."""
+    rows: list[dict[str, Any]] = []
+    for fetch in LEXICAL_FETCH:
+        again = []
+        for r in db.read("resolve_block_lexical", _plain=True, ids=ids, k=k, expand=expand, fetch=fetch):
+            if fetch is None or r["fetched"] < fetch or (len(r["others"]) == k and r["kth"] > r["lowest"]):
+                rows.append(r)
+            else:
+                again.append(r["id"])
+        if not (ids := again):
+            break
+    return rows
 
 
 def _partners(rows: list[dict[str, Any]]) -> Iterator[tuple[str, str]]:
