@@ -56,6 +56,22 @@ def test_new_mentions_join_the_resolved_entities_and_nothing_else_is_reexamined(
     assert resolve(db).merged_entities == 0  # nothing new: a fixed point
 
 
+def test_a_new_copy_of_a_name_the_graph_had_is_that_entity_and_not_examined_again(db, tmp_path):
+    """A new "iPhone 7" collapses into the entity of that name, whose candidates ("iPhone 8") the last
+    resolve scored: the increment scores no pair of it (only new names that stand on their own are)."""
+    ingest.ingest(db, "jsonl", fixture(tmp_path))
+    resolve(db)
+    iphone = entity_of(db, "ip7")
+    ingest.ingest(db, "jsonl", new_mentions(tmp_path, ("n1", "iPhone 7", "PRODUCT")))
+    inc = resolve(db, new=True)
+    assert inc.incremental and inc.new_entities == 1 and inc.collapsed_entities == 1
+    assert entity_of(db, "n1") == iphone
+    assert inc.candidate_pairs == 0
+    assert not db.run("MATCH ()-[c:CANDIDATE]->() WHERE c.run_id STARTS WITH $run RETURN c", run=inc.run_id)
+    assert_one_refers_to_per_mention(db)
+    assert_aggregates_current(db)
+
+
 def test_a_new_mention_that_could_link_two_entities_goes_through_the_rules(db, tmp_path):
     """A bare "Holmes" arriving late could join Sherlock or Mycroft; it must not fuse the brothers."""
     ingest.ingest(db, "jsonl", fixture(tmp_path))

@@ -364,9 +364,10 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
                   and stats.merged_entities >= REPLAN_SHARE * max(stats.entities_before, 1))
         memo.forget(set(moved) - set(focus))
         if only_collapse:
-            # the first scored pass looks at every entity, or (incremental) at the new ones, now
-            # merged into the copies of their names the graph had (and at those redecide revived)
-            focus = sorted(set(scope) | set(focus)) if incremental else None
+            # the first scored pass looks at every entity, or (incremental) at the new ones the
+            # collapse left standing and at those redecide revived: a new copy of a name the graph had
+            # is now that entity, whose candidates were scored when it was resolved
+            focus = _standing(db, pass_id, scope, focus, moved) if incremental else None
             if stats.redecided:  # their holders no longer count their mentions
                 holders = load_ambiguity(db, lazy=True)
         elif stats.merged_entities == 0:
@@ -443,6 +444,14 @@ def _topology_last(cfg: ResolveConfig, incremental: bool, passes: list[ResolveSt
     wrote it, as before; the rule scorer weighs it, so its passes write it as they go."""
     return (cfg.strategy == "default" and not incremental and cfg.embed.fastrp and _needs_embeddings(cfg)
             and any("embed" in p.seconds for p in passes))
+
+
+def _standing(db: Database, run_id: str, new: list[str], canonicals: list[str], moved: list[str]) -> list[str]:
+    """The entities an increment's first scored pass looks at after its collapse run ``run_id``: those
+    of ``new`` it did not merge away (``moved`` less ``canonicals``), and the ones it revived."""
+    retired = set(moved) - set(canonicals)
+    revived = {r["id"] for r in db.read("resolve_redecide_revived", _plain=True, run_id=run_id)}
+    return sorted((set(new) - retired) | revived)
 
 
 def _changed(db: Database, canonicals: list[str], moved: list[str]) -> set[str]:
