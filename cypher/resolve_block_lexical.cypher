@@ -27,7 +27,6 @@ CALL (e) {
     WITH h ORDER BY h.score DESC, h.node.id LIMIT $k
     RETURN collect(h.node.id) AS others, min(h.score) AS kth
   }
-  RETURN size(hits) AS fetched, reduce(m = null, h IN hits | CASE WHEN m IS NULL OR h.score < m THEN h.score ELSE m END)
-         AS lowest, others, kth
+  RETURN size(hits) AS fetched, apoc.coll.min([h IN hits | h.score]) AS lowest, others, kth
 }
 RETURN e.id AS id, others, fetched, lowest, kth
