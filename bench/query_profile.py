@@ -1,9 +1,14 @@
 """Time spent in each Cypher file: wall time from sending a statement to its last row, summed per
-file over a block of work, so "which query is slow" reads straight off a table.
+file over a block of work, so "which query is slow" reads straight off a table; and, told the
+stage messages, the same per stage, so "which stage waits on which query" does too.
 
     with QueryClock() as clock:
-        resolve(db, cfg)                       # or bench/resolve_scale.py --queries
+        resolve(db, cfg, on_step=clock.tracking(print))   # or bench/resolve_scale.py --queries
     clock.report()
+
+Stages are read from the messages as :class:`bench.stage_profile.StageProfile` reads them: ``pass N:
+<stage>`` (or a bare ``<stage>``) starts one, summed over passes and kept apart per strategy, and any
+other message ends it; time outside every stage counts under "(between stages)".
 
 While the block runs, :class:`kgres.db.Database`'s statement methods are wrapped (``read``,
 ``stream``, ``write``, ``query``, ``auto_commit``, ``run``); a streamed query counts the time its
@@ -20,17 +25,25 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from bench.stage_profile import STAGE, STRATEGY
 from kgres.db.database import Database
 
 _METHODS = ("read", "write", "query", "auto_commit", "run")
 
 
+OUTSIDE = "(between stages)"
+
+
 class QueryClock:
-    """Seconds and calls per Cypher file while the ``with`` block runs."""
+    """Seconds and calls per Cypher file while the ``with`` block runs, in all and per stage."""
 
     def __init__(self) -> None:
         self.seconds: Counter[str] = Counter()
         self.calls: Counter[str] = Counter()
+        self.stage_seconds: dict[str, Counter[str]] = {}  # stage -> file -> seconds
+        self.stage_calls: dict[str, Counter[str]] = {}
+        self.stage_wall: Counter[str] = Counter()  # stage -> seconds from its message to the next
+        self._stage, self._since, self._strategy = OUTSIDE, time.perf_counter(), ""
         self._saved: dict[str, Callable] = {}
         self._depth = 0
 
@@ -57,15 +70,14 @@ class QueryClock:
                 self._depth -= 1
                 if self._depth == 0:
                     label = kwargs.get("_name", first[:40].replace("\n", " ")) if method == "run" else first
-                    self.seconds[label] += time.perf_counter() - start
-                    self.calls[label] += 1
+                    self._count(label, time.perf_counter() - start, 1)
         return timed
 
     def _timed_stream(self, fn: Callable) -> Callable:
         @functools.wraps(fn)
         def timed(db: Database, name: str, *args: Any, **kwargs: Any) -> Iterator[dict[str, Any]]:
             rows = fn(db, name, *args, **kwargs)
-            self.calls[name] += 1
+            self._count(name, 0.0, 1)
             while True:
                 start = time.perf_counter()
                 try:
@@ -73,13 +85,48 @@ class QueryClock:
                 except StopIteration:
                     return
                 finally:
-                    self.seconds[name] += time.perf_counter() - start
+                    self._count(name, time.perf_counter() - start, 0)
                 yield row
         return timed
 
-    def report(self, top: int = 25) -> None:
+    def _count(self, name: str, seconds: float, calls: int) -> None:
+        for seconds_of, calls_of in ((self.seconds, self.calls),
+                                     (self.stage_seconds.setdefault(self._stage, Counter()),
+                                      self.stage_calls.setdefault(self._stage, Counter()))):
+            seconds_of[name] += seconds
+            calls_of[name] += calls
+
+    def tracking(self, log: Callable[[str], None] = print) -> Callable[[str], None]:
+        """An ``on_step`` callback that passes each message to ``log`` and attributes the queries
+        after it to the stage it starts (or to none: any other message ends the stage)."""
+        def step(message: str) -> None:
+            self._end_stage()
+            if m := STRATEGY.match(message):
+                self._strategy = f"{m.group(1)}: "
+            elif m := STAGE.match(message):
+                self._stage = self._strategy + m.group(1)
+            log(message)
+        return step
+
+    def _end_stage(self) -> None:
+        now = time.perf_counter()
+        self.stage_wall[self._stage] += now - self._since
+        self._stage, self._since = OUTSIDE, now
+
+    def report(self, top: int = 25, per_stage: int = 5) -> None:
+        """The files that took most time, then (when stages were tracked) each stage's wall time, its
+        time in Neo4j and the ``per_stage`` files that took most of it, slowest stage first."""
         total = sum(self.seconds.values())
         print(f"\ntime in Neo4j by Cypher file: {total:.1f} s in {sum(self.calls.values()):,} calls (top {top})")
         print("   seconds   calls  file")
         for name, secs in self.seconds.most_common(top):
             print(f"  {secs:8.2f} {self.calls[name]:7,}  {name}")
+        self._end_stage()
+        if set(self.stage_wall) <= {OUTSIDE}:
+            return  # not told the stages (no tracking callback)
+        print("\ntime by stage, summed over passes: wall seconds (message to next message), then in Neo4j")
+        for stage, wall in self.stage_wall.most_common():
+            files = self.stage_seconds.get(stage, Counter())
+            print(f"  {stage}: {wall:.1f} s, {sum(files.values()):.1f} s in Neo4j")
+            for name, secs in files.most_common(per_stage):
+                print(f"    {secs:8.2f} {self.stage_calls[stage][name]:7,}  {name}")

@@ -10,7 +10,8 @@ resolved graph, saving a second resolution of the same graph.
 
 With ``--profile``, each stage of each strategy is profiled (bench/stage_profile.py) and the functions
 that spent the most time are printed per stage after the tables. With ``--queries``, the time in
-Neo4j per Cypher file (bench/query_profile.py), summed over the strategies run.
+Neo4j per Cypher file (bench/query_profile.py), summed over the strategies run, then per stage of
+each strategy: its wall time, its time in Neo4j and the files that took most of it.
 
 Runs on its own temporary managed Neo4j.
 """
@@ -44,7 +45,7 @@ def main() -> None:
     ap.add_argument("--after", default="", help="comma-separated: judge, latency (on the last run's graph)")
     ap.add_argument("--judge-sample", type=int, default=2000)
     ap.add_argument("--profile", action="store_true", help="print where each stage's time goes (cProfile)")
-    ap.add_argument("--queries", action="store_true", help="print the time in Neo4j per Cypher file")
+    ap.add_argument("--queries", action="store_true", help="print the time in Neo4j per Cypher file, and per stage")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         path, gold_path = Path(tmp) / "synth.jsonl", Path(tmp) / "gold.jsonl"
@@ -60,8 +61,9 @@ def main() -> None:
             profiler = StageProfile() if args.profile else None
             clock = QueryClock() if args.queries else contextlib.nullcontext()
             with clock:
+                log = profiler or print
                 rows = compare(db, gold, tuple(args.strategies.split(",")), keep_last=bool(after), stats_out=runs,
-                               sweep_out=sweep, log=profiler or print)
+                               sweep_out=sweep, log=clock.tracking(log) if args.queries else log)
             print(f"\n{args.mentions:,} mentions of {len(set(gold.values())):,} real entities; ingest "
                   f"{t_ingest:.0f}s ({ing.triples:,} triples); peak Python RSS {peak_rss_mib():.0f} MiB")
             print_table("quality vs gold, each strategy a recorded run rolled back before the next", HEADER, rows)

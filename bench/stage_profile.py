@@ -20,8 +20,8 @@ import re
 import time
 from collections.abc import Callable
 
-_STAGE = re.compile(r"^\s*(?:pass \d+: )?([a-z][a-z_-]*)$")
-_STRATEGY = re.compile(r"^\s*strategy (\S+)$")  # bench/compare.py's line before each strategy
+STAGE = re.compile(r"^\s*(?:pass \d+: )?([a-z][a-z_-]*)$")
+STRATEGY = re.compile(r"^\s*strategy (\S+)$")  # bench/compare.py's line before each strategy
 
 
 class StageProfile:
@@ -37,9 +37,9 @@ class StageProfile:
     def __call__(self, message: str) -> None:
         self.log(message)
         self.stop()
-        if m := _STRATEGY.match(message):
+        if m := STRATEGY.match(message):
             self._strategy = f"{m.group(1)}: "
-        elif m := _STAGE.match(message):
+        elif m := STAGE.match(message):
             prof = cProfile.Profile()
             self._current = (self._strategy + m.group(1), prof, time.perf_counter())
             prof.enable()
