@@ -63,6 +63,27 @@ def test_default_beats_every_baseline_on_precision_at_equal_or_better_recall(db,
     assert scores["deg-rag"]["false_merges"] > 0   # the chaining baseline fuses what only looks alike
 
 
+NEXT_PASS = ("resolve_focus_partner_pairs", "resolve_focus_neighbours", "resolve_embed_neighbours")
+
+
+@pytest.mark.parametrize("cfg", [{"strategy": "exact-name"}, {"max_passes": 1}])
+def test_the_last_pass_a_resolve_makes_reads_no_next_pass(db, tmp_path, monkeypatch, cfg):
+    """A baseline's only pass, and the pass a cap ends a resolve on, merge and stop: the focus and
+    the changed sides a next pass would read are not asked for."""
+    ingest.ingest(db, "jsonl", fixture(tmp_path))
+    asked: list[str] = []
+    read = type(db).read
+
+    def recorded(self, name, *args, **kwargs):
+        asked.append(name)
+        return read(self, name, *args, **kwargs)
+
+    monkeypatch.setattr(type(db), "read", recorded)
+    stats = run(db, **cfg)
+    assert stats.merged_entities > 0 and stats.last_pass_merged > 0   # the last pass merged: a next one would look
+    assert not set(NEXT_PASS) & set(asked)
+
+
 def test_synonym_mode_links_and_moves_nothing(db, tmp_path):
     ingest.ingest(db, "jsonl", fixture(tmp_path))
     before = groups(db)

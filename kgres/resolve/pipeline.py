@@ -341,7 +341,8 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
     replan = not incremental
     # a baseline or synonym mode runs one pass by design: nothing to converge
     converged = not (cfg.strategy in ENGINES and cfg.mode != "synonym")
-    for n in range(first, max(first, max_passes + collapse_run) + 1):
+    last = max(first, max_passes + collapse_run)
+    for n in range(first, last + 1):
         pass_id = _pass_id(base, n)
         only_collapse = collapse_run and n == 1
         whole = focus is None
@@ -352,7 +353,10 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
             only_collapse=only_collapse, model=model, incremental=incremental, ambiguity=holders, vectors=vectors,
             words=words, memo=memo, sides=sides, carried=carried, ahead=None if only_collapse else ahead)
         carried = None
-        if stats.merged_entities and len(sides):
+        # after the last pass the cap allows (a baseline's only one) nothing reads the next pass's
+        # focus or the sides its merges changed
+        more = n < last
+        if stats.merged_entities and len(sides) and more:
             sides.forget(_changed(db, focus, moved))
         ahead = ahead if only_collapse else None
         passes.append(stats)
@@ -378,7 +382,7 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
             # confirms it (a merge also changes the context of its neighbours' other candidates), so
             # that a second resolve on an unchanged graph finds nothing.
             focus = None
-        elif not incremental:
+        elif not incremental and more:
             # A merge changes the context (shared neighbours, neighbour embeddings) of the neighbours
             # the merged-away entities brought: looked at in the focused passes, the pairs that context
             # now joins no longer wait for a pass over every entity (20k generated: 3 such passes, not 5).
