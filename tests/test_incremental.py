@@ -359,6 +359,30 @@ def test_cli_ingest_resolve_says_it_was_incremental(db, neo4j_env, tmp_path, mon
     assert bad.exit_code == 1 and "--new resolves with kgres's own engine" in bad.stderr
 
 
+def test_an_import_that_brings_nothing_new_resolves_nothing_and_loads_no_model(db, tmp_path, monkeypatch):
+    """An input imported again (``ingest --resolve``, ``POST /mentions``: a retry) changes nothing: the
+    resolve after it is an increment with nothing in it, which neither scores a pair nor loads the
+    embedding model, not a run over every entity. Asked for on its own, a resolve still runs whole."""
+    from kgres.resolve import embed as embed_module
+    from kgres.resolve import pipeline
+
+    path = fixture(tmp_path)
+    ingest.ingest(db, "jsonl", path)
+    resolve(db)
+    before = groups(db)
+    loads: list[str] = []
+    monkeypatch.setattr(pipeline, "preload_encoder", lambda cfg: loads.append("preload"))
+    monkeypatch.setattr(pipeline, "encoder_precision", lambda cfg: loads.append("precision"))
+    monkeypatch.setattr(embed_module, "load_encoder", lambda cfg: loads.append("load"))
+    assert ingest.ingest(db, "jsonl", path).nodes_created == 0
+    again = resolve(db, after_import=True)
+    assert again.incremental and again.new_entities == 0
+    assert again.candidate_pairs == 0 and again.merged_entities == 0 and again.embed_precision is None
+    assert loads == [] and groups(db) == before
+    monkeypatch.undo()
+    assert not resolve(db).incremental
+
+
 def test_a_graph_resolved_in_increments_ends_close_to_one_run(db, tmp_path):
     """Known gold: 900 generated mentions, one run vs three increments (--new after the first)."""
     generate(tmp_path / "g.jsonl", tmp_path / "gold.jsonl", 900, seed=5)
@@ -408,6 +432,11 @@ def test_http_post_mentions_resolves_a_batch_and_writes_nothing_for_a_bad_one(db
         assert by_id["n1"]["run_id"].startswith(body["resolve"]["run_id"])
         assert by_id["n2"]["entity_id"] == "ent:story:n2" and by_id["n2"]["method"] == "ingest"
         assert 0 < by_id["n1"]["confidence"] <= 1
+        # a client's retry of the same batch writes nothing and resolves nothing new: no run over every entity
+        status, again = _http("POST", url, batch, token="s3cret")
+        assert status == 200 and again["ingest"]["nodes_created"] == 0
+        assert again["resolve"]["incremental"] and again["resolve"]["new_entities"] == 0
+        assert again["resolve"]["candidate_pairs"] == 0 and again["mentions"] == body["mentions"]
         before = counts(db)
         bad = {"source": "story", "records": [
             {"kind": "mention", "id": "n3", "name": "Watson", "type": "PERSON"},

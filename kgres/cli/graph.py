@@ -80,8 +80,8 @@ def reset_cmd(app: App, yes: bool) -> None:
 @click.option("--source", help="Namespace for this input's ids (default: the format name).")
 @click.option("--batch-size", type=click.IntRange(1, 100_000), help="Rows per transaction (default from settings).")
 @click.option("--resolve", "then_resolve", is_flag=True,
-              help="Then resolve the new mentions (as 'kgres resolve': incremental on a resolved graph), "
-                   "holding the writer lock for both.")
+              help="Then resolve the new mentions (as 'kgres resolve': incremental on a resolved graph; an "
+                   "input that brought none resolves nothing), holding the writer lock for both.")
 @json_option
 @click.pass_obj
 @writes("ingest")
@@ -139,7 +139,8 @@ def ingest_cmd(app: App, fmt: str, path: Path, source: str | None, batch_size: i
                                     on_progress=on_progress)
         progress.end()
         if cfg is not None:
-            resolved = resolve(app.db, cfg, on_step=progress, fastrp_dimensions=app.settings.schema_.fastrp_dimensions)
+            resolved = resolve(app.db, cfg, on_step=progress, fastrp_dimensions=app.settings.schema_.fastrp_dimensions,
+                               after_import=True)
     if as_json:
         app.emit_json({"ingest": stats.model_dump(), "resolve": resolved.model_dump()} if resolved else stats)
         return

@@ -91,8 +91,8 @@ def print_resolve(app: App, stats: ResolveStats) -> None:
     scope = (f"incremental: {stats.new_entities:,} new entities" if stats.incremental else "every entity")
     t = Table(title=f"run {stats.run_id} ({stats.strategy}, {stats.mode}; {scope})", show_header=False)
     t.add_row("entities", f"{stats.entities_before:,} -> {stats.entities_after:,}")
-    t.add_row("candidate pairs", f"{stats.candidate_pairs:,} "
-              f"({', '.join(f'{k} {v:,}' for k, v in stats.pairs_by_strategy.items())})")
+    by = ", ".join(f"{k} {v:,}" for k, v in stats.pairs_by_strategy.items())
+    t.add_row("candidate pairs", f"{stats.candidate_pairs:,}" + (f" ({by})" if by else ""))
     t.add_row("bands", ", ".join(f"{k} {v:,}" for k, v in stats.bands.items()))
     if stats.pairs_reused or stats.pairs_unwritten:
         t.add_row("later passes", f"{stats.pairs_reused:,} pairs compared as an earlier pass had; "

@@ -7,7 +7,8 @@
 - ``GET /entities/{id}``: the entity with its alias trail (as ``kgres explain``); 404 when unknown.
 - ``POST /mentions``: ``{"records": [...], "source"?, "resolve"?}``: interchange records (as the
   lines of a JSONL file: documents, chunks, mentions, triples) are validated, written and resolved
-  (incrementally on a resolved graph, as ``kgres ingest jsonl FILE --resolve``); the answer gives,
+  (incrementally on a resolved graph, as ``kgres ingest jsonl FILE --resolve``: a batch sent again
+  resolves nothing new, at once); the answer gives,
   per input mention, the entity it now refers to, the confidence and the method. A malformed record
   gets 422 naming its position and field, and nothing is written; a writer holding the database
   longer than the lock's wait gets 503 naming it.
@@ -149,7 +150,7 @@ def create_app(db: Database, retriever: Retriever, token: str | None = None,
         keys = [str(r.get("id")) for r in req.records if isinstance(r, dict) and r.get("kind") == "mention"]
         with writer_lock(db, "serve POST /mentions", lock):
             stats = ingest_records(db, req.records, source=req.source)
-            resolved = resolve(db, resolve_cfg or ResolveConfig()) if req.resolve else None
+            resolved = resolve(db, resolve_cfg or ResolveConfig(), after_import=True) if req.resolve else None
         rows = {r["key"]: r for r in db.read("retrieve_serve_mentions", ids=[f"{req.source}:{k}" for k in keys])}
         return {"ingest": stats.model_dump(), "resolve": resolved.model_dump() if resolved else None,
                 "mentions": [{"id": k, **{f: rows.get(k, {}).get(f) for f in
