@@ -18,5 +18,10 @@ MATCH (s)-[:REFERS_TO]->(es:Entity)
 MATCH (o)-[:REFERS_TO]->(eo:Entity)
 MERGE (es)-[r:RELATED {predicate: row.predicate}]->(eo)
 ON CREATE SET r.triple_ids = [], r.weight = 0.0
-WITH r, row WHERE NOT row.id IN r.triple_ids
+WITH es, eo, r, row, r.triple_ids = [] AS created WHERE NOT row.id IN r.triple_ids
 SET r.triple_ids = apoc.coll.sort(r.triple_ids + row.id), r.weight = r.weight + coalesce(row.weight, 1.0)
+// A new edge between two embedded entities (a triple between resolved mentions) changes both context
+// embeddings: marked, the next resolve recomputes them (kgres.resolve.merge.recompute_marked_contexts).
+// An edge to a new entity is left to the increment, which embeds it and recomputes around it.
+WITH es, eo WHERE created AND es.embedding IS NOT NULL AND eo.embedding IS NOT NULL
+SET es:ContextStale, eo:ContextStale

@@ -383,6 +383,22 @@ def test_an_import_that_brings_nothing_new_resolves_nothing_and_loads_no_model(d
     assert not resolve(db).incremental
 
 
+def test_triples_between_resolved_mentions_leave_no_context_embedding_stale(db, tmp_path):
+    """A later import of triples between mentions already resolved (no new entity) gives their
+    entities a new neighbour each: the resolve after it recomputes their context embeddings, which
+    the increment's own recompute (around its new entities) would not reach."""
+    ingest.ingest(db, "jsonl", fixture(tmp_path))
+    resolve(db)
+    ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "t.jsonl", [
+        {"kind": "triple", "subject": "ip7", "predicate": "MADE_BY", "object": "ap1"},
+        {"kind": "triple", "subject": "pm1", "predicate": "NEAR", "object": "bs1"}]))
+    assert db.run("MATCH (e:ContextStale) RETURN count(e) AS n")[0]["n"] == 4
+    stats = resolve(db, after_import=True)
+    assert stats.incremental and stats.new_entities == 0
+    assert db.run("MATCH (e:ContextStale) RETURN count(e) AS n")[0]["n"] == 0
+    assert_contexts_current(db)
+
+
 def test_a_graph_resolved_in_increments_ends_close_to_one_run(db, tmp_path):
     """Known gold: 900 generated mentions, one run vs three increments (--new after the first)."""
     generate(tmp_path / "g.jsonl", tmp_path / "gold.jsonl", 900, seed=5)
