@@ -84,7 +84,8 @@ class MentionsRequest(BaseModel):
                                           description="interchange records, as the lines of a kgres JSONL file")
     source: str = Field("api", pattern=r"^[A-Za-z0-9_.-]{1,64}$",
                         description="namespace of the records' ids (as kgres ingest --source)")
-    resolve: bool = Field(True, description="resolve the new mentions (false: only write them)")
+    resolve: bool = Field(True, description="resolve the new mentions (false: only write them); a batch sent "
+                                            "again resolves nothing new and answers at once")
 
 
 def create_app(db: Database, retriever: Retriever, token: str | None = None,
