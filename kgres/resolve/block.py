@@ -10,6 +10,10 @@ Strategies (each a ``cypher/block_<name>.cypher`` file), combinable:
   by words and vectors, where a common surname's namesakes crowd out the one it means: found only
   after other merges freed a slot, such pairs made a resolve's result depend on the order its
   input arrived in (3k generated mentions in ten increments: 98.7% of one run's pairs, 99.8% with it).
+- ``nicknames``: a person's full name with the person names that carry its surname and a nickname
+  of its given name, or the name that one is a nickname of ("Bob Cratchit" / "Robert Cratchit": no
+  word in common but a surname six Cratchits share), from the ``key_last`` index and the nickname
+  table (:func:`~kgres.resolve.score.names.nicknames`).
 - ``lexical``: the best full-text matches on name and aliases (shared rare words: "Holmes"). The
   index is rebuilt first: BM25 counts deleted documents until Lucene merges them, which made the
   pairs differ from run to run. A pass (not an increment) spells each query's typo-tolerant words
@@ -51,6 +55,7 @@ embedding are skipped).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -64,10 +69,11 @@ from kgres.db.gds import projection
 from kgres.db.vectors import unpacked
 from kgres.resolve.fuzzy import FuzzyWords
 from kgres.resolve.normalize import name_codes
+from kgres.resolve.score.names import nicknames
 
-BlockStrategy = Literal["exact", "acronym", "holders", "lexical", "semantic", "structural", "attributes", "codes",
-                        "kmeans"]
-PER_ENTITY = ("exact", "acronym", "holders", "lexical", "semantic")  # one query per page of entities
+BlockStrategy = Literal["exact", "acronym", "holders", "nicknames", "lexical", "semantic", "structural", "attributes",
+                        "codes", "kmeans"]
+PER_ENTITY = ("exact", "acronym", "holders", "nicknames", "lexical", "semantic")  # one query per page of entities
 # holders: a short form is paired with this many of its most-mentioned holders at most (the one it is
 # merged into is the dominant one; its ambiguity comes from the holder table, not from more pairs)
 HOLDERS_K = 5
@@ -94,8 +100,8 @@ EXACT_PER_FOCUS = 30
 class BlockConfig(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    strategies: tuple[BlockStrategy, ...] = ("exact", "acronym", "holders", "lexical", "semantic", "structural",
-                                             "attributes", "codes")
+    strategies: tuple[BlockStrategy, ...] = ("exact", "acronym", "holders", "nicknames", "lexical", "semantic",
+                                             "structural", "attributes", "codes")
     k: int = Field(20, ge=1, le=200)
     batch_size: int = Field(2000, ge=1, le=100_000)
     min_cosine: float = Field(0.8, ge=-1, le=1)
@@ -259,7 +265,14 @@ def _per_entity(db: Database, cfg: BlockConfig, strategy: str, ids: list[str],
     if strategy == "lexical":
         return _partners(_lexical(db, ids, cfg.k, spelt.expand(db, ids) if spelt is not None else {}))
     k = min(cfg.k, HOLDERS_K) if strategy == "holders" else cfg.k
+    if strategy == "nicknames":
+        return _partners(db.read("resolve_block_nicknames", _plain=True, ids=ids, k=k, related=_nickname_params()))
     return _partners(db.read(f"resolve_block_{strategy}", _plain=True, ids=ids, k=k, min_cosine=cfg.min_cosine))
+
+
+@functools.cache
+def _nickname_params() -> dict[str, list[str]]:
+    return {name: sorted(others) for name, others in nicknames().items()}
 
 
 def _lexical(db: Database, ids: list[str], k: int, expand: dict[str, str]) -> list[dict[str, Any]]:
