@@ -14,7 +14,9 @@ from tests.graphs import write_jsonl
 
 @pytest.mark.parametrize("name, type_, core, gender", [
     ("Mr. Sherlock Holmes", "PERSON", "sherlock holmes", "m"),
-    ("Mrs. Fezziwig", "person", "fezziwig", "f"),
+    ("Mrs. Fezziwig", "person", "fezziwig", "f.mrs"),
+    ("Miss Fezziwigs", "PERSON", "fezziwigs", "f.miss"),
+    ("Ms. Fezziwig", "PERSON", "fezziwig", "f"),  # says nothing of marriage
     ("Dr. Watson", "CHARACTER", "watson", None),
     ("Holmes's", "PERSON", "holmes", None),
     ("Marley's Ghost", "PERSON", "marleys ghost", None),
@@ -122,7 +124,7 @@ def test_keys_are_deterministic_and_well_formed(name, type_):
     assert k == name_keys(name, type_)
     assert k.core == k.core.strip() and "  " not in k.core
     assert sorted(c for n in k.numbers for c in n if c.isdigit()) == sorted(c for c in k.core if c.isdigit())
-    assert k.gender in (None, "m", "f") and (k.gender is None or k.norm_type == "PERSON")
+    assert k.gender in (None, "m", "f", "f.mrs", "f.miss") and (k.gender is None or k.norm_type == "PERSON")
 
 
 def test_stage_writes_keys_and_recomputes_only_what_changed(db, tmp_path):

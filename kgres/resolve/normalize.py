@@ -6,8 +6,8 @@ For every Entity, :func:`name_keys` derives, from its name and type:
   for every type, and a leading abbreviation written out ("St. Louis" -> "saint louis"). Honorifics
   and offices are dropped for persons ("Mr. Sherlock Holmes" -> "sherlock holmes", "Sen. Hillary
   Clinton" -> "hillary clinton").
-  A gendered honorific is kept as ``key_gender`` ("m" for Mr., "f" for Mrs. or Miss), an occupational
-  one as ``key_title`` ("colonel", "doctor").
+  A gendered honorific is kept as ``key_gender`` ("m" for Mr., "f" for Ms., "f.mrs" for Mrs., "f.miss"
+  for Miss: :func:`_gender`), an occupational one as ``key_title`` ("colonel", "doctor").
   For other types the last word is made singular ("Large Language Models" -> "large language model").
   Legal suffixes are dropped only when configured ("Acme Corp." -> "acme").
 - ``key_tokens``: the words of the core key, minus stop words.
@@ -51,6 +51,10 @@ MALE_HONORIFICS = frozenset({"mr", "mister", "sir", "lord", "king", "prince", "h
                              "congressman"})
 FEMALE_HONORIFICS = frozenset({"mrs", "ms", "miss", "madam", "madame", "mme", "mlle", "dame", "lady", "queen",
                                "princess", "frau", "congresswoman"})
+# ... and whether a woman is married: "Mrs. Bennet" and "Miss Bennet" are a mother and her daughter
+# ("Ms.", "Lady", "Madam" say neither).
+MARRIED_HONORIFICS = frozenset({"mrs", "madame", "mme"})
+UNMARRIED_HONORIFICS = frozenset({"miss", "mlle"})
 # Honorifics that state an occupation or rank, folded to one spelling: "Colonel" and "Professor
 # Moriarty" are two people, "Dr." and "Doctor Watson" one.
 TITLES = {"dr": "doctor", "doctor": "doctor", "prof": "professor", "professor": "professor",
@@ -224,7 +228,7 @@ def name_keys(name: str, type_: str | None = None, strip_legal: bool = False) ->
         if ntype == "PERSON":
             while len(tokens) > 1 and tokens[0] in HONORIFICS:
                 word = tokens.pop(0)
-                gender = gender or ("m" if word in MALE_HONORIFICS else "f" if word in FEMALE_HONORIFICS else None)
+                gender = gender or _gender(word)
                 title = title or TITLES.get(word)
             while len(tokens) > 1 and tokens[-1] in {"jr", "sr"}:
                 tokens.pop()
@@ -327,16 +331,28 @@ def _stale(db: Database, batch_size: int, legal: str, ids: list[str] | None) -> 
             yield page
 
 
+def _gender(honorific: str) -> str | None:
+    """``key_gender`` of an honorific: "m", "f", or "f.mrs" / "f.miss" where it also says whether a
+    woman is married."""
+    if honorific in MALE_HONORIFICS:
+        return "m"
+    if honorific in MARRIED_HONORIFICS:
+        return "f.mrs"
+    if honorific in UNMARRIED_HONORIFICS:
+        return "f.miss"
+    return "f" if honorific in FEMALE_HONORIFICS else None
+
+
 def _stamp(name: str, type_: str | None, strip_legal: bool) -> str:
     """What the keys were computed from; resolve_normalize_page builds the same string in Cypher.
     (Bump KEY_VERSION when the key rules change, so stored keys are recomputed.)"""
     return f"{name}|{type_ if type_ is not None else ''}|{keys_version(strip_legal)}"
 
 
-KEY_VERSION = "v15"  # v10: key_first and key_last; v11: key_numbers as number_facts, "8.0" folded to "8";
+KEY_VERSION = "v16"  # v10: key_first and key_last; v11: key_numbers as number_facts, "8.0" folded to "8";
 # v12: key_first and key_last of untyped names too; v13: an untyped name's key_first in the singular;
 # v14: mentions carry block_values (an increment after an upgrade re-keys, and fills them, first);
-# v15: offices dropped from person names, a leading abbreviation written out
+# v15: offices dropped from person names, a leading abbreviation written out; v16: key_gender "f.mrs" / "f.miss"
 
 
 def _search(tokens: tuple[str, ...], plural_last: bool = False) -> str:

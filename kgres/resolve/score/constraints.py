@@ -72,8 +72,14 @@ def _numbers_conflict(a: Side, b: Side) -> str | None:
 
 
 def _gender(a: Side, b: Side) -> str | None:
-    if _persons(a, b) and a.gender and b.gender and a.gender != b.gender:
-        return f"honorifics differ in gender: {a.gender} vs {b.gender}"
+    """Mr. / Mrs.; Mrs. / Miss (``key_gender`` "f.mrs" / "f.miss"); "Ms." (``f``) goes with either."""
+    if not (_persons(a, b) and a.gender and b.gender) or a.gender == b.gender:
+        return None
+    (x, _, married_x), (y, _, married_y) = a.gender.partition("."), b.gender.partition(".")
+    if x != y:
+        return f"honorifics differ in gender: {x} vs {y}"
+    if married_x and married_y:
+        return f"honorifics differ in marital status: {married_x} vs {married_y}"
     return None
 
 
@@ -223,7 +229,8 @@ def _types(a: Side, b: Side) -> str | None:
 
 _NUMBERS = "numbers", ("each name carries a number the other does not, of one kind (iPhone 7 / iPhone 8, "
                        "SD1000 / SD800, 40in / 46in)")
-_GENDER = "gender", "persons whose honorifics differ in gender (Mr. / Mrs. Fezziwig)"
+_GENDER = "gender", ("persons whose honorifics differ in gender (Mr. / Mrs. Fezziwig) or in marital status (Mrs. "
+                     "Fezziwig / Miss Fezziwig)")
 _TITLE = "title", "persons with different occupational titles (Colonel / Professor Moriarty)"
 _QUALIFIERS = "qualifiers", "persons qualified differently (Young Scrooge / Scrooge, Marley's Ghost / Marley)"
 _GIVEN = "given_names", "one surname, different given names (Sherlock / Mycroft Holmes)"
