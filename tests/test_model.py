@@ -428,6 +428,25 @@ def test_names_that_each_have_their_own_word_never_auto_merge_on_context():
     assert coded.tolist() == [False, True, False]  # a shared model code places the pair as two rare values do
 
 
+def test_names_that_share_nothing_auto_merge_only_on_texts_embedded_nearly_alike():
+    """"Bedroom" / "Closet" (one sentence lists both; cosine 0.9065 in the Christmas Carol graph) is
+    capped; texts at NAMELESS_COSINE or more pass, as do two rare codes; without the cosines the
+    level's band decides as before."""
+    from kgres.resolve.score.levels import NONE
+    from kgres.resolve.score.stage import NAMELESS_COSINE
+    comps = comparisons()
+    k = {c.name: i for i, c in enumerate(comps)}
+    gamma = np.full((4, len(comps)), NULL, dtype=np.int8)
+    gamma[:, k["name"]] = NONE * BANDS  # none, cos>=0.9
+    gamma[:, k["neighbours"]] = 0
+    egos = np.array([0.9065, NAMELESS_COSINE, 0.9065, np.nan])
+    rare = np.array([0, 0, 2, 0], dtype=np.int16)
+    assert weak_names(gamma, comps, rare, egos=egos).tolist() == [True, False, False, True]
+    assert weak_names(gamma, comps, rare).tolist() == [False, False, False, False]
+    gamma[:, k["name"]] = NONE * BANDS + 1  # cos>=0.8: capped whatever the cosine says
+    assert weak_names(gamma, comps, rare, egos=np.full(4, 0.99)).tolist() == [True, True, False, True]
+
+
 @pytest.mark.parametrize("a, b, coded", [
     ("Panasonic Lumix DMC-FX534 7.2MP Digital Camera White", "Panasonic DMCFX534 Digital Camera 7.2 Megapixel", True),
     ("Canon PowerShot SD850 IS 8MP", "Canon SD850IS PowerShot 8.0 Megapixel", False),  # no one spelling shared

@@ -383,7 +383,7 @@ def _score(db: Database, run_id: str, source: Callable[[], Iterable[tuple[list[d
     probs = np.where(vetoed, 0.0, probs)
     t_auto = min(cfg.auto_ceiling, auto_threshold(probs[~vetoed], cfg.target_precision, cfg.auto_floor))
     capped = weak_names(gamma, comps, rare_agreements(model, cands, sample_entities(db, sample), gamma),
-                        cands.column("swapped"), cands.column("coded")) \
+                        cands.column("swapped"), cands.column("coded"), cands.column("ego")) \
         if cfg.name_required else np.zeros(len(gamma), dtype=bool)
     against = riding_the_prior(gamma, comps, weights - model.prior_weight())
     t_review = min(cfg.review_probability, t_auto)
@@ -509,12 +509,20 @@ def fit(db: Database, comps: list[Comparison], gamma: np.ndarray, conflicts: lis
     return model
 
 
+# A pair whose names share nothing may auto-merge on its texts embedding at least this alike.
+NAMELESS_COSINE = 0.95
+
+
 def weak_names(gamma: np.ndarray, comps: list[Comparison], rare: np.ndarray | None = None,
-               swapped: np.ndarray | None = None, coded: np.ndarray | None = None) -> np.ndarray:
+               swapped: np.ndarray | None = None, coded: np.ndarray | None = None,
+               egos: np.ndarray | None = None) -> np.ndarray:
     """Pairs whose names say nothing, or say they differ, so they never auto-merge on other evidence alone:
 
     - names that share no word or only common ones (``none``, ``overlap_20``) and whose texts do not
-      embed alike (cosine below 0.9);
+      embed nearly alike (``egos``, the text embeddings' cosine, under :data:`NAMELESS_COSINE`; without
+      them, the name level's cosine band under 0.9). Things one passage lists together ("bedroom",
+      "sitting-room", "closet" in one sentence of A Christmas Carol) share their chunk, their
+      neighbours and much of their description, and embed at 0.9-0.91;
     - names that share words but each has its own (``swapped``: "Quantum Royal Laboratory" /
       "Quantum Applied Laboratory"): companies, products and places named from a few common words
       share context too (20k generated mentions: most false merges), or a common-noun compound and
@@ -533,7 +541,8 @@ def weak_names(gamma: np.ndarray, comps: list[Comparison], rare: np.ndarray | No
     swapped = np.zeros(len(gamma), dtype=bool) if swapped is None else swapped
     k = {c.name: i for i, c in enumerate(comps)}
     names, band = gamma[:, k["name"]] // BANDS, gamma[:, k["name"]] % BANDS
-    nameless = ((np.isin(names, [NONE, OVERLAP_20]) & (band != 0)) | swapped) & (rare < RARE_AGREEMENTS)
+    alike = band == 0 if egos is None else (band == 0) & (np.nan_to_num(egos, nan=-2.0) >= NAMELESS_COSINE)
+    nameless = ((np.isin(names, [NONE, OVERLAP_20]) & ~alike) | swapped) & (rare < RARE_AGREEMENTS)
     ambiguous = (gamma[:, k["short_form"]] == 2) & ~np.isin(gamma[:, k["neighbours"]], [0, 1]) & (rare < 1)
     return nameless | ambiguous
 
