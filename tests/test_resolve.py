@@ -718,7 +718,9 @@ def test_the_passes_of_a_resolve_read_again_only_the_sides_their_merges_changed(
     from kgres.resolve import pipeline
     from kgres.resolve.score.stage import VECTORS, Sides
 
-    generate(tmp_path / "g.jsonl", tmp_path / "g.gold.jsonl", 1200, seed=5)
+    # seed 7: four automatic merges in the first scored pass, so later passes follow. Seed 5 had one,
+    # at 0.902 against the 0.9 floor, and a model retrained on slightly other pairs put it under.
+    generate(tmp_path / "g.jsonl", tmp_path / "g.gold.jsonl", 1200, seed=7)
     parts = increments(tmp_path / "g.jsonl", tmp_path / "parts", 4)
     for part in parts[:3]:
         ingest.ingest(db, "jsonl", part)
