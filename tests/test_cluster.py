@@ -122,9 +122,33 @@ def _entities(db, tmp_path, names):
     return {n: f"ent:jsonl:{n}" for n in names}
 
 
-def _row(a, b, p, band="auto", name="typo", vetoed=False, capped=False):
+def _row(a, b, p, band="auto", name="typo", vetoed=False, capped=False, apart=False):
     return {"a": a, "b": b, "p": p, "band": band, "name_rule": name, "vetoed": vetoed, "capped": capped,
-            "signals": None}
+            "apart": apart, "signals": None}
+
+
+def test_a_short_form_of_two_titles_that_each_have_words_of_their_own_does_not_bridge_them(db, tmp_path):
+    """DBLP's "mining association rules" is close to "mining generalized association rules" and to "mining
+    quantitative association rules", two papers whose own pair is held back (``apart``: each name has a word of
+    its own inside it). Chained through the short form they were one entity; now the short form waits between
+    two equally good homes, or joins the clearly better one."""
+    from kgres.resolve.cluster import cluster_rows
+
+    names = {"hub": "alpha", "gen1": "bravo", "gen2": "charlie", "qua1": "delta", "qua2": "echo"}
+    e = {k: v for k, v in zip(names, _entities(db, tmp_path, list(names.values())).values())}
+    rows = [_row(e["gen1"], e["gen2"], 0.99, name="same_key"), _row(e["qua1"], e["qua2"], 0.99, name="same_key"),
+            _row(e["hub"], e["gen1"], 0.96, name="overlap_60"), _row(e["hub"], e["qua1"], 0.95, name="overlap_60"),
+            _row(e["gen1"], e["qua1"], 0.85, band="review", name="overlap_40", capped=True, apart=True)]
+    groups, stats = cluster_rows(db, rows)
+    assert [g.members for g in groups] == [(e["gen1"], e["gen2"]), (e["qua1"], e["qua2"])]
+    assert stats.refused["ambiguous_short_form"] == 1
+    rows[3] = _row(e["hub"], e["qua1"], 0.80, band="review", name="overlap_60")  # one home only: it joins it
+    groups, _ = cluster_rows(db, rows)
+    assert [g.members for g in groups] == [tuple(sorted((e["gen1"], e["gen2"], e["hub"]))), (e["qua1"], e["qua2"])]
+    rows[3] = _row(e["hub"], e["qua1"], 0.95, name="overlap_60")
+    rows[4] = _row(e["gen1"], e["qua1"], 0.85, band="review", name="overlap_40", capped=True)  # held, not apart
+    groups, _ = cluster_rows(db, rows)
+    assert [g.members for g in groups] == [tuple(sorted(e.values()))]  # the chain the flag breaks
 
 
 def test_one_pass_keeps_the_chain_trap_apart(db, tmp_path):

@@ -20,7 +20,7 @@ from kgres.resolve.score.names import shares_code
 from kgres.resolve.score.levels import (BANDS, FIXED, NULL, OVERLAP_40, SAME_KEY, UNIFORM, PairFrame,
                                         attribute_comparison, attribute_kind, attribute_level, best_names, closed_up,
                                         comparisons, head_added, normalise_value, titles_apart, vectors,
-                                        words_swapped)
+                                        words_replaced, words_swapped)
 from kgres.resolve.score.model import MatchModel, probability, train
 from kgres.resolve.score.sides import Side
 from kgres.resolve.score.stage import Candidates, EvidenceJson, evidence, rare_agreements, weak_names
@@ -388,6 +388,22 @@ def test_known_non_matches_shape_m_and_u_but_not_the_share_of_matches():
 ])
 def test_words_swapped(a, b, swapped):
     assert words_swapped(a, b) is swapped
+
+
+@pytest.mark.parametrize("a, b, replaced", [
+    ("mining generalized association rules", "mining quantitative association rules", True),
+    ("quantum royal laboratory", "quantum applied laboratory", True),
+    ("general motors", "general electric", False),  # differing tails: a library's citations do that to one title
+    ("the case for enhanced abstract data types 23rd vldb conf", "the case for enhanced abstract data types athens",
+     False),
+    ("mining association rules", "mining generalized association rules", False),  # a word added
+    ("join synopses for approximate query answering", "join synopsesfor approximate query answering", False),
+    ("aggregates over continual data streams", "aggregates over continuous data streams", False),  # one stem
+    ("", "data streams", False),
+])
+def test_words_replaced_inside_a_name_make_another_thing(a, b, replaced):
+    assert words_replaced(a.split(), b.split()) is replaced
+    assert words_replaced(b.split(), a.split()) is replaced
 
 
 @pytest.mark.parametrize("a, b, added", [

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import json
 import re
 from pathlib import Path
 
@@ -644,6 +645,32 @@ def test_pairs_scored_in_memory_are_written_as_the_database_path_scores_them(db,
         for p, c in in_memory.items()}
 
 
+def test_titles_that_each_replace_a_word_are_scored_apart_and_persons_are_not(db, tmp_path):
+    """A pair whose names share words and each has one of its own inside ("mining generalized / quantitative
+    association rules") is held back from auto and marked ``apart`` (its groups stay apart in clustering), its
+    edge saying why; two persons' names are judged by the person constraints instead."""
+    from kgres.resolve.block import propose
+    from kgres.resolve.score.stage import APART, load_ambiguity, score_pairs
+    from tests.graphs import write_jsonl
+
+    names = [("g", "mining generalized association rules", "CONCEPT"),
+             ("q", "mining quantitative association rules", "CONCEPT"),
+             ("m", "mining association rules", "CONCEPT"),
+             ("x", "Anna Maria Lopez", "PERSON"), ("y", "Anna Sofia Lopez", "PERSON")]
+    recs = [{"kind": "mention", "id": i, "name": n, "type": t} for i, n, t in names]
+    ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "t.jsonl", recs))
+    normalize(db)
+    embed(db)
+    _, _, outcomes = score_pairs(db, "run-apart", propose(db), ambiguity=load_ambiguity(db))
+    by_pair = {frozenset((o["a"], o["b"])): o for o in outcomes}
+    titles = by_pair[frozenset(("ent:jsonl:g", "ent:jsonl:q"))]
+    assert titles["apart"] and titles["capped"] and titles["band"] != "auto"
+    assert not any(o["apart"] for k, o in by_pair.items() if "ent:jsonl:m" in k)   # a word added
+    assert not by_pair[frozenset(("ent:jsonl:x", "ent:jsonl:y"))]["apart"]
+    edge = _edges(db, "run-apart")[("ent:jsonl:g", "ent:jsonl:q")]
+    assert edge["band"] == "reject" or json.loads(edge["signals_json"])["capped"] == APART
+
+
 def test_a_score_stage_keeps_only_the_outcomes_clustering_reads(db, tmp_path):
     """A pass holds its outcomes until it clusters: with ``keep`` (the pipeline's is
     ``clustering_reads``) score_pairs returns only the pairs clustering does something with, the
@@ -661,7 +688,8 @@ def test_a_score_stage_keeps_only_the_outcomes_clustering_reads(db, tmp_path):
     kept_stats, _, kept = score_pairs(db, "run-kept", proposed, ambiguity=load_ambiguity(db), model=model,
                                       keep=clustering_reads)
     assert len(every) == len(proposed) == kept_stats.scored == len(_edges(db, "run-kept"))
-    assert kept == [o for o in every if clustering_reads(o["vetoed"], o["band"], o["name_rule"], o["capped"])]
+    assert kept == [o for o in every
+                    if clustering_reads(o["vetoed"], o["band"], o["name_rule"], o["capped"], o["apart"])]
     assert 0 < len(kept) < len(every) and any(o["vetoed"] for o in every)
     assert kept_stats.bands == stats.bands
     groups = sorted((g.canonical, tuple(g.members)) for g in cluster_rows(db, every)[0])

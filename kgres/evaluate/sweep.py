@@ -19,6 +19,7 @@ from kgres.resolve.ambiguity import Ambiguity
 from kgres.resolve.cluster import ClusterConfig, cluster_rows, edge_components, groups_of, split_component
 from kgres.resolve.pairs import PairContext
 from kgres.resolve.score import PairScore, ScoreConfig, load_ambiguity
+from kgres.resolve.score.stage import APART
 
 THRESHOLDS = tuple(round(0.6 + 0.02 * i, 2) for i in range(21))
 USABLE_PRECISION, USABLE_RECALL_SLACK = 0.98, 0.02
@@ -85,6 +86,7 @@ def _model_sweep(db: Database, run_id: str, before: dict[str, str], gold: dict[s
         signals = json.loads(r["signals"] or "{}")  # none on a reject: its name rule and veto are the edge's
         rows.append({"a": r["a"], "b": r["b"], "p": r["score"], "name_rule": r["name_rule"],
                      "vetoed": bool(r["cannot_link"]), "capped": bool(signals.get("capped")),
+                     "apart": signals.get("capped") == APART,
                      "signals": r["signals"]})
     points = []
     for t in thresholds:

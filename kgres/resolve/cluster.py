@@ -315,7 +315,10 @@ def cluster_rows(db: Database, rows: Iterable[dict[str, Any]], cfg: ClusterConfi
 
     An auto pair joins the two groups it connects unless (checked between the whole groups, from
     summaries kept up to date as groups grow): a constraint forbids any pair of their names, or a
-    NOT_SAME_AS or a non-synonym relation separates any two members (``constraint``); a scored pair
+    NOT_SAME_AS or a non-synonym relation separates any two members, or two members' names share words
+    and each has its own (an ``apart`` pair: "mining generalized association rules" / "mining quantitative
+    association rules", which a "mining association rules" close to both must not bridge) (``constraint``);
+    a scored pair
     across them whose names say something is less likely the same than ``link_floor`` (``weak_link``:
     complete linkage on evidence, so the chain A~B, B~C, A!~C keeps C out); the mean probability of
     those pairs is below ``mean_floor`` (``cohesion``); or one side is a single entity with an equally
@@ -334,8 +337,12 @@ def cluster_rows(db: Database, rows: Iterable[dict[str, Any]], cfg: ClusterConfi
     auto: list[tuple[float, str, str, str | None, str | None]] = []
     # entity -> other -> [count, sum, min] of the probabilities of pairs whose names say something
     adjacency: dict[str, dict[str, list[float]]] = {}
+    distinct: list[tuple[str, str]] = []  # pairs whose names each have words of their own (``apart``)
     for r in rows:
-        if not clustering_reads(r["vetoed"], r["band"], r["name_rule"], r.get("capped", False)):
+        if not clustering_reads(r["vetoed"], r["band"], r["name_rule"], r.get("capped", False), r.get("apart", False)):
+            continue
+        if r.get("apart"):
+            distinct.append((r["a"], r["b"]))
             continue
         if r["band"] == "auto":
             auto.append((-r["p"], r["a"], r["b"], r["name_rule"], r["signals"]))
@@ -363,6 +370,10 @@ def cluster_rows(db: Database, rows: Iterable[dict[str, Any]], cfg: ClusterConfi
         if x in parent:
             links[x] = {y: list(v) for y, v in others.items() if y in parent}
     blocked_by: dict[str, set[str]] = {i: set(apart.get(i, ())) for i in ids}
+    for a, b in distinct:
+        if a in parent and b in parent:
+            blocked_by[a].add(b)
+            blocked_by[b].add(a)
     auto_of: dict[str, list[tuple[float, str]]] = {}
     for p, a, b, _, _ in auto:
         auto_of.setdefault(a, []).append((-p, b))
@@ -492,12 +503,13 @@ def cluster_rows(db: Database, rows: Iterable[dict[str, Any]], cfg: ClusterConfi
 UNKNOWN_NAMES = frozenset({None, "none", "overlap_20", "disjoint"})
 
 
-def clustering_reads(vetoed: bool, band: str, name_rule: str | None, capped: bool) -> bool:
+def clustering_reads(vetoed: bool, band: str, name_rule: str | None, capped: bool, apart: bool = False) -> bool:
     """Whether :func:`cluster_rows` does anything with a scored pair: an auto pair may join two groups,
-    and a pair whose names say something (not ``capped``) weighs in the links between groups; a
-    vetoed pair, and any other whose names say nothing, it skips. A score stage keeps only these
+    a pair whose names say something (not ``capped``) weighs in the links between groups, and a pair
+    whose names each have words of their own (``apart``: capped, not persons) keeps their groups apart;
+    a vetoed pair, and any other whose names say nothing, it skips. A score stage keeps only these
     outcomes for clustering (20k generated mentions: 10k of 325k pairs)."""
-    return not vetoed and (band == "auto" or (name_rule not in UNKNOWN_NAMES and not capped))
+    return not vetoed and (band == "auto" or apart or (name_rule not in UNKNOWN_NAMES and not capped))
 
 
 def _name_set(side: Any, cap: int) -> dict[tuple, Any]:

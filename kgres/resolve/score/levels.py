@@ -23,7 +23,7 @@ from itertools import repeat
 
 import numpy as np
 from rapidfuzz.distance import DamerauLevenshtein, JaroWinkler, Levenshtein
-from rapidfuzz.fuzz import token_set_ratio
+from rapidfuzz.fuzz import ratio, token_set_ratio
 
 from kgres.resolve.ambiguity import Ambiguity
 from kgres.resolve.normalize import LEGAL_SUFFIXES, singular
@@ -206,6 +206,26 @@ def words_swapped(a: Sequence[str], b: Sequence[str]) -> bool:
     other ("Amber Waves Ale" / "Capitol City Amber Waves Ale")."""
     pairs = UNIFORM.matched(a, b)
     return len(pairs) < len(set(a)) and len(pairs) < len(set(b))
+
+
+def words_replaced(a: Sequence[str], b: Sequence[str]) -> bool:
+    """Each name has words of its own, unlike the other's, before a word both end with: "mining
+    generalized association rules" / "mining quantitative association rules", "Quantum Royal Laboratory"
+    / "Quantum Applied Laboratory" (a word replaced inside a name makes another thing), as opposed to
+    two tails after one title ("the case for enhanced abstract data types . 23rd vldb conf" / "... athens
+    , greece": a library's two citations of one paper), a word added (no own word on one side), or
+    words spelt, joined or split ("synopses for" / "synopsesfor", "continual" / "continuous": their own
+    words, run together, are alike)."""
+    if not a or not b or a[-1] != b[-1]:
+        return False
+    sa, sb = set(a), set(b)
+    own_a, own_b = "".join(t for t in a if t not in sb), "".join(t for t in b if t not in sa)
+    return bool(own_a) and bool(own_b) and ratio(own_a, own_b) < OWN_WORDS_ALIKE \
+        and own_a[:SHARED_STEM] != own_b[:SHARED_STEM]
+
+
+OWN_WORDS_ALIKE = 80  # rapidfuzz ratio (0-100) from which two names' own words are one spelling
+SHARED_STEM = 5  # ... or the letters they both start with ("continual" / "continuous")
 
 
 UNIFORM = TokenWeights()

@@ -52,6 +52,7 @@ class Compared(NamedTuple):
     ego: float | None  # the cosines it was computed from
     neighbour: float | None
     coded: bool = False  # the names share a model code (kgres.resolve.score.names.shares_code)
+    apart: bool = False  # ``swapped`` and neither a person: if capped, two things (see cluster_rows)
 
 
 class PairMemo:

@@ -43,7 +43,7 @@ from kgres.resolve.score.constraints import conflict
 from kgres.resolve.score.levels import (ACRONYM, BANDS, LEGAL_SUFFIX, NONE, NULL, OVERLAP_20, OVERLAP_80, SAME_KEY,
                                         TYPO, UNIFORM, Comparison, PairFrame, TokenWeights, comparisons, name_of_level,
                                         head_added, short_form_question, tf_values, titles_apart, vectors,
-                                        words_swapped)
+                                        words_replaced, words_swapped)
 from kgres.resolve.score.memo import Compared, PairMemo
 from kgres.resolve.score.model import Cells, MatchModel, auto_threshold, expected_quality, probability, train
 from kgres.resolve.score.names import same_name_tokens, shares_code
@@ -90,6 +90,7 @@ class Candidates:
     # modifier (head_added); names that share a model code (shares_code); the ego and neighbour
     # cosines, NaN where a vector is missing
     swapped: list[np.ndarray] = field(default_factory=list)
+    apart: list[np.ndarray] = field(default_factory=list)  # ... swapped, and neither side a person
     coded: list[np.ndarray] = field(default_factory=list)
     ego: list[np.ndarray] = field(default_factory=list)
     neighbour: list[np.ndarray] = field(default_factory=list)
@@ -101,9 +102,10 @@ class Candidates:
         return np.concatenate(self.gamma) if self.gamma else np.zeros((0, k), dtype=np.int8)
 
     def column(self, name: str) -> np.ndarray:
-        """The pages of ``swapped``, ``coded``, ``ego`` or ``neighbour`` as one array."""
+        """The pages of ``swapped``, ``apart``, ``coded``, ``ego`` or ``neighbour`` as one array."""
         pages = getattr(self, name)
-        return np.concatenate(pages) if pages else np.zeros(0, dtype=bool if name in ("swapped", "coded") else float)
+        return np.concatenate(pages) if pages else \
+            np.zeros(0, dtype=bool if name in ("swapped", "apart", "coded") else float)
 
     def add_page(self, page: list[dict[str, Any]], compared: list[Compared]) -> None:
         """The rows of a page (:func:`_complete`'s) and their comparison outcomes."""
@@ -119,6 +121,7 @@ class Candidates:
             self.conflict.append(c.conflict)
         self.gamma.append(np.frombuffer(b"".join(c.gamma for c in compared), dtype=np.int8).reshape(len(page), -1))
         self.swapped.append(np.fromiter((c.swapped for c in compared), dtype=bool, count=len(page)))
+        self.apart.append(np.fromiter((c.apart for c in compared), dtype=bool, count=len(page)))
         self.coded.append(np.fromiter((c.coded for c in compared), dtype=bool, count=len(page)))
         self.ego.append(_nan_for_none(r["ego"] for r in page))
         self.neighbour.append(_nan_for_none(r["neighbour"] for r in page))
@@ -275,15 +278,15 @@ def _compare(page: list[dict[str, Any]], sides: "Sides", comps: list[Comparison]
     for i, (r, (x, y), (level, nx, ny), tf) in enumerate(zip(page, pairs, frame.names(), tf_values(frame, comps))):
         question = short_form_question(level, nx, ny) if fingerprints and ambiguity is not None else None
         key = ambiguity.key(nx.core, nx.tokens, ny.core, ny.tokens, *question) if question else None
+        swapped = (OVERLAP_80 <= level <= OVERLAP_20 and (words_swapped(nx.tokens, ny.tokens) or head_added(nx, ny))) \
+            or titles_apart(x, y, tokens or UNIFORM)
         out.append(Compared(
             fa=sides.fingerprint(r["a"]) if fingerprints else 0, fb=sides.fingerprint(r["b"]) if fingerprints else 0,
             not_same_as=r["not_same_as"], short_key=key, short_version=ambiguity.version(key) if key else None,
             gamma=gamma[i].tobytes(), tf=tuple((k, v) for k, v in enumerate(tf) if v is not None),
             conflict=conflict(x, y, r["not_same_as"], r["predicates"]),
-            swapped=(OVERLAP_80 <= level <= OVERLAP_20
-                     and (words_swapped(nx.tokens, ny.tokens) or head_added(nx, ny)))
-            or titles_apart(x, y, tokens or UNIFORM),
-            ego=r["ego"], neighbour=r["neighbour"], coded=shares_code(x, y)))
+            swapped=swapped, ego=r["ego"], neighbour=r["neighbour"], coded=shares_code(x, y),
+            apart=swapped and "PERSON" not in (x.type, y.type) and words_replaced(nx.tokens, ny.tokens)))
     return out
 
 
@@ -303,8 +306,8 @@ def score_model(db: Database, run_id: str, cfg: ModelConfig = ModelConfig(), amb
 
 
 # Which outcomes a score stage returns (:func:`score_pairs`): called with a pair's vetoed, band,
-# name_rule and capped.
-Keep = Callable[[bool, str, str | None, bool], bool]
+# name_rule, capped and apart (capped: its names share words, each has its own, neither is a person).
+Keep = Callable[[bool, str, str | None, bool, bool], bool]
 
 
 def score_pairs(db: Database, run_id: str, pairs: Mapping[tuple[str, str], Sequence[str]],
@@ -316,8 +319,8 @@ def score_pairs(db: Database, run_id: str, pairs: Mapping[tuple[str, str], Seque
     pairs, smaller id first, sorted, to the strategies that proposed them): each is written once, as
     a CANDIDATE of ``run_id`` carrying its outcome, instead of being written by blocking, read back
     and written again. Also returns each pair's outcome as :func:`~kgres.resolve.cluster.cluster_rows`
-    reads it, or (``keep``, called with an outcome's ``vetoed``, ``band``, ``name_rule`` and ``capped``)
-    only those it keeps (a pass's outcomes are held together until it clusters). A pass interrupted while
+    reads it, or (``keep``, called with an outcome's ``vetoed``, ``band``, ``name_rule``, ``capped`` and
+    ``apart``) only those it keeps (a pass's outcomes are held together until it clusters). A pass interrupted while
     writing is redone whole: the run's pairs are removed first.
     ``memo``: what earlier passes of the same resolve compared (:class:`PairMemo`), reused where
     unchanged; a pair whose edge would say exactly what the last edge a pass of the resolve wrote
@@ -393,7 +396,7 @@ def _score(db: Database, run_id: str, source: Callable[[], Iterable[tuple[list[d
     rows, outcomes, unchanged = [], [], 0
     encode = EvidenceJson(comps)
     name_rules = [name_of_level(lv.name) for lv in comps[0].levels]  # by name level, as gamma's first column
-    egos, neighbours = cands.column("ego"), cands.column("neighbour")
+    egos, neighbours, apart = cands.column("ego"), cands.column("neighbour"), cands.column("apart")
     # the server writes while the next batch is built, two batches at once (kgres.db.overlap): each
     # creates its own pairs' edges, and while one commits the server runs the other
     with Overlap("kgres-score-write", depth=SCORE_WRITERS) as ahead:
@@ -401,13 +404,15 @@ def _score(db: Database, run_id: str, source: Callable[[], Iterable[tuple[list[d
             # Python floats and bools, not numpy scalars, in the loop (the same values; a numpy
             # scalar's every access and comparison costs several times a float's), a chunk at a time
             prob, weight_of, is_capped = probs[lo:hi].tolist(), weights[lo:hi].tolist(), capped[lo:hi].tolist()
+            is_apart = (capped[lo:hi] & apart[lo:hi]).tolist()
             is_against, first = against[lo:hi].tolist(), gamma[lo:hi, 0].tolist()
             ego, neighbour = _none_for_nan(egos[lo:hi]), _none_for_nan(neighbours[lo:hi])
             level_weights = model.cell_weights(gamma[lo:hi], cands.tf.window(lo, hi))
             rounded = np.round(level_weights, 4)  # as the evidence keeps them
             for j in range(hi - lo):
                 i = lo + j
-                held = CAPPED if is_capped[j] else AGAINST if is_against[j] and prob[j] >= t_review else None
+                held = APART if is_apart[j] else CAPPED if is_capped[j] else \
+                    AGAINST if is_against[j] and prob[j] >= t_review else None
                 band = "auto" if prob[j] >= t_auto and held is None else \
                     "review" if prob[j] >= t_review and prob[j] > 0 else "reject"
                 bands[band] += 1
@@ -427,9 +432,9 @@ def _score(db: Database, run_id: str, source: Callable[[], Iterable[tuple[list[d
                 signals = None if band == "reject" or (again and band != "auto") else encode(
                     gamma[i], cands.conflict[i], ego[j], neighbour[j], held, level_weights[j])
                 pair_vetoed, pair_capped = cands.conflict[i] is not None, held is not None
-                if keep is None or keep(pair_vetoed, band, name_rule, pair_capped):
+                if keep is None or keep(pair_vetoed, band, name_rule, pair_capped, is_apart[j]):
                     outcomes.append({"a": a, "b": b, "p": p, "band": band, "name_rule": name_rule,
-                                     "vetoed": pair_vetoed, "capped": pair_capped,
+                                     "vetoed": pair_vetoed, "capped": pair_capped, "apart": is_apart[j],
                                      "signals": signals if band == "auto" else None})
                 if again:
                     continue
@@ -620,6 +625,8 @@ def riding_the_prior(gamma: np.ndarray, comps: list[Comparison], evidence_weight
     return held[gamma[:, 0]] & (evidence_weight <= 0)
 
 
+APART = ("the names share words and each has words of its own (two papers, two companies of one family): "
+         "it merges only by a decision, and the groups holding the two do not join in the same pass")
 CAPPED = ("the names alone cannot place the pair (too little shared, a word of each side's own, or an ambiguous "
           "short form): it merges only by a decision")
 AGAINST = ("its names share only some words and mean different things, and its evidence does not favour a match "
