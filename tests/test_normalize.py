@@ -97,6 +97,26 @@ def test_types_and_singulars():
         ["model", "company", "box", "glass", "bus", "analysis", "status"]
 
 
+def test_a_singular_word_that_ends_in_s_keeps_it_so_the_names_carrying_it_share_it():
+    """"Christmas" keyed "christma" was no word of "Christmas Day" and scored as a misspelling of it
+    (carol-nano chained "Christmas", "Christmas Day" and "Christmas Eve" into one entity)."""
+    from kgres.resolve.score.levels import TYPO, name_level
+    from kgres.resolve.score.sides import Side
+
+    assert [singular(w) for w in ("christmas", "texas", "news", "series", "ideas", "dramas")] == \
+        ["christmas", "texas", "news", "series", "idea", "drama"]
+    assert name_keys("CHRISTMAS", "EVENT").core == "christmas"
+    assert name_keys("Dallas", "LOCATION").tokens == ("dallas",)
+
+    def side(name: str) -> Side:
+        k = name_keys(name, "EVENT")
+        return Side.from_row({"id": name, "name": name, "key_core": k.core, "key_tokens": list(k.tokens),
+                              "key_acronym": k.acronym, "key_numbers": list(k.numbers), "norm_type": k.norm_type})
+
+    assert name_level(side("CHRISTMAS DAY"), side("CHRISTMAS")) != TYPO
+    assert set(side("CHRISTMAS").tokens) < set(side("CHRISTMAS DAY").tokens)
+
+
 # Words that normalisation treats specially, joined by what extractors put between them, beside free text.
 WORDS = ["the", "a", "of", "Mr.", "dr", "jr", "Holmes's", "glasses", "companies", "II", "7", "Corp.", "young",
          "A.", "LLMs", "St.", "Sen", "senator"]
