@@ -194,6 +194,36 @@ def test_a_namesake_waits_for_the_stronger_join_it_would_forbid(db, tmp_path):
     assert [g.members for g in groups] == [(murdoch, son)]
 
 
+def test_the_threshold_sweep_keeps_apart_what_the_run_kept_apart(db, tmp_path):
+    """``kgres eval clusters --sweep`` clusters a run's stored pairs again at each threshold. A pair held in review
+    because its names each replace a word says so on its edge (``capped``: :data:`APART`), so the sweep, too, keeps
+    the short form of both titles from bridging them; a pair held for another reason neither links nor vetoes."""
+    import json
+
+    from kgres.evaluate.sweep import _model_sweep
+    from kgres.resolve.cluster import ClusterConfig
+    from kgres.resolve.score.stage import APART, CAPPED
+
+    names = {"hub": "alpha", "gen1": "bravo", "gen2": "charlie", "qua1": "delta", "qua2": "echo"}
+    e = {k: v for k, v in zip(names, _entities(db, tmp_path, list(names.values())).values())}
+    edges = [("gen1", "gen2", 0.99, "same_key"), ("qua1", "qua2", 0.99, "same_key"),
+             ("hub", "gen1", 0.96, "overlap_60"), ("hub", "qua1", 0.95, "overlap_60"),
+             ("gen1", "qua1", 0.85, "overlap_40")]
+    rows = [{"a": e[a], "b": e[b], "score": p, "rule": r,
+             "signals": json.dumps({"capped": APART}) if a == "gen1" and b == "qua1" else None}
+            for a, b, p, r in edges]
+    db.run("UNWIND $rows AS r MATCH (a:Entity {id: r.a}), (b:Entity {id: r.b}) "
+           "CREATE (a)-[:CANDIDATE {run_id: 'run-sweep', score: r.score, name_rule: r.rule, signals_json: r.signals}]->(b)",
+           rows=rows)
+    before = {n: e[k] for k, n in names.items()}
+    gold = {n: "gen" if k in ("hub", "gen1", "gen2") else "qua" for k, n in names.items()}
+    point = _model_sweep(db, "run-sweep", before, gold, (0.9,), ClusterConfig())[0]
+    assert (point.p, point.r) == (1.0, 0.5)          # two groups of two; the short form waits between them
+    db.run("MATCH ()-[c:CANDIDATE {run_id: 'run-sweep', score: 0.85}]->() SET c.signals_json = $s",
+           s=json.dumps({"capped": CAPPED}))
+    assert _model_sweep(db, "run-sweep", before, gold, (0.9,), ClusterConfig())[0].p < 1.0   # held otherwise: bridged
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_one_pass_groups_on_random_graphs_hold_their_guarantees(db, tmp_path, seed):
     """Oracle on random scored graphs: a partition; every group is connected by auto pairs; no pair
