@@ -244,7 +244,7 @@ def head_added(a: Side, b: Side) -> bool:
     return not (_capitalised(short.name) and _capitalised(long_.name))
 
 
-def titles_apart(a: Side, b: Side, weights: TokenWeights = UNIFORM) -> bool:
+def titles_apart(a: Side, b: Side, weights: TokenWeights = UNIFORM, replaced: bool = False) -> bool:
     """Two merged entities carry names that share words but each keeps words of its own (a name
     level of the ``overlap`` bands and :func:`words_swapped`), whatever their closest names say:
     "mining generalized association rules" and "mining quantitative association rules", joined one
@@ -252,7 +252,9 @@ def titles_apart(a: Side, b: Side, weights: TokenWeights = UNIFORM) -> bool:
     linkage keeps such groups apart (:mod:`kgres.resolve.cluster`); across passes an entity is
     compared by its closest names only, so without this check the short form that fits both bridges
     them (single linkage, one pass at a time). Not persons: a register's typed names scramble words
-    ("Sofia Russell" / "foSia Russell" / "SoSfia Russell"), and the person constraints judge names."""
+    ("Sofia Russell" / "foSia Russell" / "SoSfia Russell"), and the person constraints judge names.
+    ``replaced``: only names that each replace a word inside (:func:`words_replaced`), the pairs that keep
+    groups apart in clustering."""
     if a.type == "PERSON" or b.type == "PERSON" or not (a.aliases or b.aliases):
         return False
     for x in a.names():
@@ -260,7 +262,8 @@ def titles_apart(a: Side, b: Side, weights: TokenWeights = UNIFORM) -> bool:
         for y in b.names():
             if sx.isdisjoint(y.tokens):
                 continue
-            if OVERLAP_80 <= name_level(x, y, weights) <= OVERLAP_20 and words_swapped(x.tokens, y.tokens):
+            if OVERLAP_80 <= name_level(x, y, weights) <= OVERLAP_20 and words_swapped(x.tokens, y.tokens) \
+                    and (not replaced or words_replaced(x.tokens, y.tokens)):
                 return True
     return False
 

@@ -278,15 +278,21 @@ def _compare(page: list[dict[str, Any]], sides: "Sides", comps: list[Comparison]
     for i, (r, (x, y), (level, nx, ny), tf) in enumerate(zip(page, pairs, frame.names(), tf_values(frame, comps))):
         question = short_form_question(level, nx, ny) if fingerprints and ambiguity is not None else None
         key = ambiguity.key(nx.core, nx.tokens, ny.core, ny.tokens, *question) if question else None
-        swapped = (OVERLAP_80 <= level <= OVERLAP_20 and (words_swapped(nx.tokens, ny.tokens) or head_added(nx, ny))) \
-            or titles_apart(x, y, tokens or UNIFORM)
+        differ = OVERLAP_80 <= level <= OVERLAP_20 and (words_swapped(nx.tokens, ny.tokens) or head_added(nx, ny))
+        merged_apart = titles_apart(x, y, tokens or UNIFORM)
+        # names that each replace a word inside keep groups apart in clustering: the closest names, or
+        # any two names of merged entities ("mining generalized / quantitative association rules", each
+        # joined to a "mining association rules" one pass earlier, whose next copy must not bridge them)
+        apart = "PERSON" not in (x.type, y.type) and (
+            (differ and words_replaced(nx.tokens, ny.tokens))
+            or (merged_apart and titles_apart(x, y, tokens or UNIFORM, replaced=True)))
         out.append(Compared(
             fa=sides.fingerprint(r["a"]) if fingerprints else 0, fb=sides.fingerprint(r["b"]) if fingerprints else 0,
             not_same_as=r["not_same_as"], short_key=key, short_version=ambiguity.version(key) if key else None,
             gamma=gamma[i].tobytes(), tf=tuple((k, v) for k, v in enumerate(tf) if v is not None),
             conflict=conflict(x, y, r["not_same_as"], r["predicates"]),
-            swapped=swapped, ego=r["ego"], neighbour=r["neighbour"], coded=shares_code(x, y),
-            apart=swapped and "PERSON" not in (x.type, y.type) and words_replaced(nx.tokens, ny.tokens)))
+            swapped=differ or merged_apart, ego=r["ego"], neighbour=r["neighbour"], coded=shares_code(x, y),
+            apart=apart))
     return out
 
 
