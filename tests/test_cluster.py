@@ -213,7 +213,8 @@ def test_the_threshold_sweep_keeps_apart_what_the_run_kept_apart(db, tmp_path):
              "signals": json.dumps({"capped": APART}) if a == "gen1" and b == "qua1" else None}
             for a, b, p, r in edges]
     db.run("UNWIND $rows AS r MATCH (a:Entity {id: r.a}), (b:Entity {id: r.b}) "
-           "CREATE (a)-[:CANDIDATE {run_id: 'run-sweep', score: r.score, name_rule: r.rule, signals_json: r.signals}]->(b)",
+           "CREATE (a)-[:CANDIDATE {run_id: 'run-sweep', score: r.score, name_rule: r.rule, "
+           "signals_json: r.signals}]->(b)",
            rows=rows)
     before = {n: e[k] for k, n in names.items()}
     gold = {n: "gen" if k in ("hub", "gen1", "gen2") else "qua" for k, n in names.items()}

@@ -110,7 +110,8 @@ def test_merged_titles_each_keeping_words_of_their_own_stay_apart_whatever_their
     assert not titles_apart(generalized, quantitative, replaced=True)  # ... a tail differs: not a replaced word
     assert titles_apart(generalized, merged("mining quantitative association rules", "mining association rules"),
                         replaced=True)                                   # ... which keeps their groups apart
-    cited = merged("the case for enhanced abstract data types 23rd vldb conf", "the case for enhanced abstract data types")
+    cited = merged("the case for enhanced abstract data types 23rd vldb conf",
+                   "the case for enhanced abstract data types")
     assert titles_apart(cited, merged("the case for enhanced abstract data types athens greece", "abstract data types"))
     assert not titles_apart(cited, merged("the case for enhanced abstract data types athens greece",
                                           "abstract data types"), replaced=True)  # two tails: a library's citations

@@ -315,8 +315,8 @@ def cluster_rows(db: Database, rows: Iterable[dict[str, Any]], cfg: ClusterConfi
 
     An auto pair joins the two groups it connects unless (checked between the whole groups, from
     summaries kept up to date as groups grow): a constraint forbids any pair of their names, or a
-    NOT_SAME_AS or a non-synonym relation separates any two members, or two members' names share words
-    and each has its own (an ``apart`` pair: "mining generalized association rules" / "mining quantitative
+    NOT_SAME_AS or a non-synonym relation separates any two members, or two members' names each replace a
+    word inside (an ``apart`` pair: "mining generalized association rules" / "mining quantitative
     association rules", which a "mining association rules" close to both must not bridge) (``constraint``);
     a scored pair
     across them whose names say something is less likely the same than ``link_floor`` (``weak_link``:
@@ -337,7 +337,7 @@ def cluster_rows(db: Database, rows: Iterable[dict[str, Any]], cfg: ClusterConfi
     auto: list[tuple[float, str, str, str | None, str | None]] = []
     # entity -> other -> [count, sum, min] of the probabilities of pairs whose names say something
     adjacency: dict[str, dict[str, list[float]]] = {}
-    distinct: list[tuple[str, str]] = []  # pairs whose names each have words of their own (``apart``)
+    distinct: list[tuple[str, str]] = []  # pairs whose names each replace a word inside (``apart``)
     for r in rows:
         if not clustering_reads(r["vetoed"], r["band"], r["name_rule"], r.get("capped", False), r.get("apart", False)):
             continue
@@ -506,7 +506,7 @@ UNKNOWN_NAMES = frozenset({None, "none", "overlap_20", "disjoint"})
 def clustering_reads(vetoed: bool, band: str, name_rule: str | None, capped: bool, apart: bool = False) -> bool:
     """Whether :func:`cluster_rows` does anything with a scored pair: an auto pair may join two groups,
     a pair whose names say something (not ``capped``) weighs in the links between groups, and a pair
-    whose names each have words of their own (``apart``: capped, not persons) keeps their groups apart;
+    whose names each replace a word inside (``apart``: capped, not persons) keeps their groups apart;
     a vetoed pair, and any other whose names say nothing, it skips. A score stage keeps only these
     outcomes for clustering (20k generated mentions: 10k of 325k pairs)."""
     return not vetoed and (band == "auto" or apart or (name_rule not in UNKNOWN_NAMES and not capped))

@@ -52,7 +52,8 @@ class Compared(NamedTuple):
     ego: float | None  # the cosines it was computed from
     neighbour: float | None
     coded: bool = False  # the names share a model code (kgres.resolve.score.names.shares_code)
-    apart: bool = False  # ``swapped`` and neither a person: if capped, two things (see cluster_rows)
+    apart: bool = False  # names that each replace a word inside (levels.words_replaced), no person: if capped,
+    # the pair keeps its groups apart in clustering
 
 
 class PairMemo:

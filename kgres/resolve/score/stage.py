@@ -90,7 +90,7 @@ class Candidates:
     # modifier (head_added); names that share a model code (shares_code); the ego and neighbour
     # cosines, NaN where a vector is missing
     swapped: list[np.ndarray] = field(default_factory=list)
-    apart: list[np.ndarray] = field(default_factory=list)  # ... swapped, and neither side a person
+    apart: list[np.ndarray] = field(default_factory=list)  # ... swapped, each replacing a word inside, no person
     coded: list[np.ndarray] = field(default_factory=list)
     ego: list[np.ndarray] = field(default_factory=list)
     neighbour: list[np.ndarray] = field(default_factory=list)
