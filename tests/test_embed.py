@@ -291,6 +291,30 @@ def test_texts_encoded_ahead_are_taken_and_only_what_changed_since_is_encoded(gr
     assert encode_ahead(graph, cfg) is None                               # nothing stale: nothing to do
 
 
+def test_of_the_copies_of_a_name_only_the_one_a_collapse_keeps_is_encoded_ahead(db, tmp_path):
+    """Once normalize has keyed the entities, encode_ahead() encodes one text per set of copies that
+    share a collapse key: the copy the collapse keeps (the spelling written most), which a resolve
+    then embeds; unkeyed, it encodes every distinct text."""
+    from kgres.resolve import ResolveConfig, resolve
+    from kgres.resolve.normalize import normalize
+
+    records = [{"kind": "chunk", "id": "c1", "text": "Holmes and Watson."}] + [
+        {"kind": "mention", "id": f"m{i}", "name": name, "type": "PERSON", "chunk_id": "c1"}
+        for i, name in enumerate(["Sherlock Holmes", "SHERLOCK HOLMES", "Sherlock Holmes", "sherlock holmes",
+                                  "Dr. Watson", "Dr Watson"])]
+    ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "g.jsonl", records))
+    cfg = EmbedConfig(fastrp=False)
+    assert sorted(encode_ahead(db, cfg).take()) == [
+        "Dr Watson (person)", "Dr. Watson (person)", "SHERLOCK HOLMES (person)", "Sherlock Holmes (person)",
+        "sherlock holmes (person)"]
+    normalize(db)
+    # Holmes: the spelling written twice; Watson: of two written once each, the shorter
+    assert sorted(encode_ahead(db, cfg).take()) == ["Dr Watson (person)", "Sherlock Holmes (person)"]
+    resolve(db, ResolveConfig())
+    kept = db.run("MATCH (e:Entity) RETURN e.name AS name ORDER BY name")
+    assert [r["name"] for r in kept] == ["Dr Watson", "Sherlock Holmes"]
+
+
 def test_texts_encoded_ahead_leave_the_other_cores_to_the_database():
     """The thread encodes on one CPU thread (the caller's queries need the others) and gives torch
     its threads back when done; the vectors are those encoded on all of them, within bfloat16's

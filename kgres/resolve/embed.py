@@ -33,6 +33,7 @@ from kgres.db.gds import projection
 from kgres.encoders import EncoderConfig, encoder_precision, load_encoder
 from kgres.encoders.local import narrow_threads, widen_threads
 from kgres.errors import ConfigError
+from kgres.resolve.cluster import canonical_of
 
 
 class EmbedConfig(EncoderConfig):
@@ -107,16 +108,32 @@ def encode_ahead(db: Database, cfg: EmbedConfig, ids: list[str] | None = None, l
     """Start encoding, in the background, the distinct texts of the entities (every one, or those of
     ``ids``) whose embedding is stale, at most ``limit`` of them, so that the model's work (compute
     bound, ~650 short names a second on two cores) overlaps a stage that waits on Neo4j (the collapse
-    of identical-name copies, which keeps the names it merges). None where there is nothing to encode,
-    or the encoder is an endpoint (a failing one would be waited on twice). :func:`embed` takes it."""
+    of identical-name copies). Of the copies of one name (entities that share normalize's keys), only
+    the text of the one a collapse keeps (:func:`kept_copy`) is encoded: the others' are never embedded
+    once they merge into it (100k generated mentions: 18.0k texts, of which the collapse leaves 7.3k).
+    Call it once the keys are written; unkeyed, every text is encoded. None where there is nothing to
+    encode, or the encoder is an endpoint (a failing one would be waited on twice). :func:`embed`
+    takes it."""
     if cfg.endpoint or not cfg.enabled:
         return None
-    texts: set[str] = set()
+    copies: dict[tuple | str, list[dict]] = {}
     for page in _pages(db, cfg.page_size, ids):
-        texts.update(t for _, t, _ in _stale(cfg, page))
-        if len(texts) >= limit:
-            break
+        for r in page:
+            key = (r["key_core"], r["norm_type"], r["key_gender"]) if r.get("key_core") else r["id"]
+            copies.setdefault(key, []).append(r)
+    texts = {t for rows in copies.values() for _, t, _ in _stale(cfg, [kept_copy(rows)])}
     return Ahead(cfg, sorted(texts)[:limit]) if texts else None
+
+
+def kept_copy(rows: list[dict]) -> dict:
+    """Of entities that share a collapse key, the one the collapse keeps when they all merge
+    (:func:`~kgres.resolve.cluster.canonical_of`). Where they do not all merge, the others' texts are
+    encoded when embedded."""
+    by_id = {r["id"]: r for r in rows}
+    kept = canonical_of(list(by_id), {i: r.get("mention_count") or 1 for i, r in by_id.items()},
+                        {i: r["name"] or "" for i, r in by_id.items()},
+                        {i: r.get("key_core") or "" for i, r in by_id.items()})
+    return by_id[kept]
 
 
 def embed(db: Database, cfg: EmbedConfig = EmbedConfig(), fastrp_dimensions: int = 128,
