@@ -100,6 +100,20 @@ def merged(name: str, *aliases: str, type_: str | None = "CONCEPT") -> Side:
                           "aliases": list(aliases)})
 
 
+def test_a_merged_entity_compares_each_unalike_name_once():
+    """Of a merged entity's other names, those alike in every key and in being written as proper names
+    are compared once (the first of them); a name written otherwise is kept (proper names decide some
+    levels: "Gates" / "Bill Gates"), and so is a name keyed differently."""
+    holmes = merged("Holmes", "SHERLOCK HOLMES", "Sherlock Holmes", "sherlock holmes", "Sherlock  Holmes.",
+                    "Mr. Sherlock Holmes", "Holmes", type_="PERSON")
+    assert [a.name for a in holmes.aliases] == ["Mr. Sherlock Holmes", "SHERLOCK HOLMES", "sherlock holmes"]
+    assert best_names(holmes, side("Sherlock Holmes", "PERSON"))[0] == SAME_KEY
+    gates = merged("Microsoft founder", "bill gates", "BILL GATES", type_=None)
+    assert [a.name for a in gates.aliases] == ["BILL GATES", "bill gates"]
+    assert best_names(gates, side("Gates", None))[2].name == "Gates" and \
+        best_names(gates, side("Gates", None))[1].name == "BILL GATES"  # the proper name reaches person_name
+
+
 def test_merged_titles_each_keeping_words_of_their_own_stay_apart_whatever_their_closest_names_say():
     """One pass joined each paper to a "mining association rules" copy; the next compares the two by
     that shared name (same_key) unless every pair of their names is checked."""

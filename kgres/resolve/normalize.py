@@ -173,6 +173,12 @@ MIN_CODE = 4  # a model code this long identifies a product ("dscw55"; not "s5",
 
 
 @functools.lru_cache(maxsize=1 << 16)  # score asks for the same names' codes pair after pair
+def capitalised(name: str) -> bool:
+    """Every word of ``name`` that has a letter starts with a capital ("Bill Gates", "B. F. Skinner")."""
+    words = [w for w in name.split() if any(c.isalpha() for c in w)]
+    return bool(words) and all(next(c for c in w if c.isalpha()).isupper() for w in words)
+
+
 def name_codes(name: str) -> frozenset[str]:
     """The model codes a name writes, each hyphenated word run together whole ("DSC-W55" and "DSCW55":
     ``dscw55``; "LN-T4061F": ``lnt4061f``): words of letters and digits, :data:`MIN_CODE`+ characters,

@@ -26,7 +26,7 @@ from rapidfuzz.distance import DamerauLevenshtein, JaroWinkler, Levenshtein
 from rapidfuzz.fuzz import ratio, token_set_ratio
 
 from kgres.resolve.ambiguity import Ambiguity
-from kgres.resolve.normalize import LEGAL_SUFFIXES, singular
+from kgres.resolve.normalize import LEGAL_SUFFIXES, capitalised, singular
 from kgres.resolve.score.names import (acronym_of, initials_match, jaccard, name_part, numbers_apart, person_spelling,
                                        plain, typo_variant, unaccent)
 from kgres.resolve.score.sides import Side
@@ -241,7 +241,7 @@ def head_added(a: Side, b: Side) -> bool:
         return False
     if long_.tokens[:-1] != short.tokens or not long_.tokens[-1].isalpha():
         return False
-    return not (_capitalised(short.name) and _capitalised(long_.name))
+    return not (capitalised(short.name) and capitalised(long_.name))
 
 
 def titles_apart(a: Side, b: Side, weights: TokenWeights = UNIFORM, replaced: bool = False) -> bool:
@@ -315,13 +315,7 @@ def proper_part(a: Side, b: Side) -> bool:
         return False
     if short.tokens[0] not in (singular(long_.tokens[0]), long_.tokens[-1]):  # a single word is keyed singular
         return False
-    return plain(long_.core) and _capitalised(short.name) and _capitalised(long_.name)
-
-
-def _capitalised(name: str) -> bool:
-    """Every word of ``name`` that has a letter starts with a capital ("Bill Gates", "B. F. Skinner")."""
-    words = [w for w in name.split() if any(c.isalpha() for c in w)]
-    return bool(words) and all(next(c for c in w if c.isalpha()).isupper() for w in words)
+    return plain(long_.core) and capitalised(short.name) and capitalised(long_.name)
 
 
 def _without_legal_suffix(side: Side) -> tuple[str, ...]:
