@@ -315,6 +315,27 @@ def test_of_the_copies_of_a_name_only_the_one_a_collapse_keeps_is_encoded_ahead(
     assert [r["name"] for r in kept] == ["Dr Watson", "Sherlock Holmes"]
 
 
+def test_the_copy_encoded_ahead_is_the_one_canonical_of_keeps():
+    """kept_copy() reads copies per name (a million mentions are mostly copies) and chooses the member
+    canonical_of() chooses for a collapse group: on random groups of one key, always."""
+    import random
+
+    from kgres.resolve.cluster import canonical_of
+    from kgres.resolve.embed import hold, kept_copy
+
+    rng = random.Random(7)
+    for _ in range(500):
+        rows = [{"id": f"ent:{i:02d}", "name": rng.choice(["Holmes", "HOLMES", "Holmes.", "holmes"]),
+                 "mention_count": rng.choice([None, 1, 1, 2, 3])} for i in rng.sample(range(40), rng.randint(1, 9))]
+        by_name: dict = {}
+        for r in rows:
+            hold(by_name, r)
+        ids = [r["id"] for r in rows]
+        expected = canonical_of(ids, {r["id"]: r["mention_count"] or 1 for r in rows},
+                                {r["id"]: r["name"] for r in rows}, {i: "holmes" for i in ids})
+        assert kept_copy(by_name)["id"] == expected
+
+
 def test_texts_encoded_ahead_leave_the_other_cores_to_the_database():
     """The thread encodes on one CPU thread (the caller's queries need the others) and gives torch
     its threads back when done; the vectors are those encoded on all of them, within bfloat16's

@@ -33,7 +33,6 @@ from kgres.db.gds import projection
 from kgres.encoders import EncoderConfig, encoder_precision, load_encoder
 from kgres.encoders.local import narrow_threads, widen_threads
 from kgres.errors import ConfigError
-from kgres.resolve.cluster import canonical_of
 
 
 class EmbedConfig(EncoderConfig):
@@ -116,24 +115,37 @@ def encode_ahead(db: Database, cfg: EmbedConfig, ids: list[str] | None = None, l
     takes it."""
     if cfg.endpoint or not cfg.enabled:
         return None
-    copies: dict[tuple | str, list[dict]] = {}
+    # per collapse key and name, the mentions written so and the copy canonical_of would keep of that
+    # name: held per distinct name, not per entity (a million mentions are mostly copies)
+    names: dict[tuple | str, dict[str, list]] = {}
     for page in _pages(db, cfg.page_size, ids):
         for r in page:
             key = (r["key_core"], r["norm_type"], r["key_gender"]) if r.get("key_core") else r["id"]
-            copies.setdefault(key, []).append(r)
-    texts = {t for rows in copies.values() for _, t, _ in _stale(cfg, [kept_copy(rows)])}
+            hold(names.setdefault(key, {}), r)
+    texts = {t for by_name in names.values() for _, t, _ in _stale(cfg, [kept_copy(by_name)])}
     return Ahead(cfg, sorted(texts)[:limit]) if texts else None
 
 
-def kept_copy(rows: list[dict]) -> dict:
-    """Of entities that share a collapse key, the one the collapse keeps when they all merge
-    (:func:`~kgres.resolve.cluster.canonical_of`). Where they do not all merge, the others' texts are
-    encoded when embedded."""
-    by_id = {r["id"]: r for r in rows}
-    kept = canonical_of(list(by_id), {i: r.get("mention_count") or 1 for i, r in by_id.items()},
-                        {i: r["name"] or "" for i, r in by_id.items()},
-                        {i: r.get("key_core") or "" for i, r in by_id.items()})
-    return by_id[kept]
+def hold(by_name: dict[str, list], r: dict) -> None:
+    """Count entity row ``r`` among the copies of a collapse key (:func:`kept_copy`'s ``by_name``)."""
+    held = by_name.setdefault(r["name"] or "", [0, r])
+    held[0] += r.get("mention_count") or 1
+    if _keeps(r) < _keeps(held[1]):
+        held[1] = r
+
+
+def _keeps(r: dict) -> tuple:
+    return -(r.get("mention_count") or 1), r["id"]
+
+
+def kept_copy(by_name: dict[str, list]) -> dict:
+    """Of entities that share a collapse key (``by_name``: per name, the mentions written so and the
+    copy of that name with most mentions, then the smallest id), the one the collapse keeps when they
+    all merge, as :func:`~kgres.resolve.cluster.canonical_of` chooses it: the most mentions, then the
+    spelling written most, then the shorter, then the smallest id. Where they do not all merge, the
+    others' texts are encoded when embedded."""
+    name = min(by_name, key=lambda n: (_keeps(by_name[n][1])[0], -by_name[n][0], len(n), by_name[n][1]["id"]))
+    return by_name[name][1]
 
 
 def embed(db: Database, cfg: EmbedConfig = EmbedConfig(), fastrp_dimensions: int = 128,
