@@ -320,11 +320,10 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
     # copy collapsed into "Sherlock Holmes" may move on with it to "Mr. Sherlock Holmes", and each
     # move must be undoable by its own run.
     collapse_run = cfg.strategy in ENGINES and cfg.collapse and cfg.mode != "synonym"
-    # The texts the first scored pass embeds are encoded while the passes before it wait on Neo4j
-    # (CESI-ambiguous: ~5k names, 7 s of the model, beside 7 s of normalize and collapse): an
-    # increment's at once, beside the keying of its new entities; a whole resolve's once pass 1 has
-    # keyed every entity, so that of the copies of a name only the one the collapse keeps is encoded
-    # (100k generated mentions: 7.3k texts, not 18.0k).
+    # The texts the first scored pass embeds are encoded while the passes before it wait on Neo4j:
+    # an increment's at once, beside the keying of its new entities; a whole resolve's once pass 1
+    # has keyed every entity, beside the collapse, so that of the copies of a name only the one the
+    # collapse keeps is encoded (100k generated mentions: 7.3k texts, not 18.0k).
     wants_ahead = first == 1 and collapse_run and _needs_embeddings(cfg)
     ahead = encode_ahead(db, cfg.embed, ids=focus) if wants_ahead and incremental else None
     started: list[Ahead | None] = []
