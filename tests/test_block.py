@@ -392,6 +392,23 @@ def test_an_increments_reads_on_threads_propose_what_they_propose_one_after_anot
     assert total == [2 * len(focus)] and sum(done) == 2 * len(focus)
 
 
+def test_a_whole_pass_reads_its_pages_side_by_side_and_proposes_what_it_proposes_one_after_another(
+        db, tmp_path, monkeypatch):
+    from kgres.resolve import block as block_module
+    _names(db, tmp_path, [("a", "Sherlock Holmes|PERSON"), ("b", "sherlock holmes|PERSON"), ("c", "S. Holmes|PERSON"),
+                          ("d", "Mycroft Holmes|PERSON"), ("e", "Baker Street|GEO"), ("f", "Baker St|GEO"),
+                          ("g", "British Broadcasting Corporation|ORGANIZATION"), ("h", "BBC|ORGANIZATION")])
+    cfg = BlockConfig(strategies=("exact", "acronym", "holders", "lexical"), batch_size=2)  # four pages
+    monkeypatch.setattr(block_module, "WHOLE_READERS", 1)
+    one_by_one = propose(db, cfg)
+    monkeypatch.setattr(block_module, "WHOLE_READERS", 2)
+    done, total = [], []
+    side_by_side = propose(db, cfg, on_batch=done.append, on_total=total.append)
+    assert list(side_by_side) == list(one_by_one) and dict(side_by_side) == dict(one_by_one)
+    assert {(e("a"), e("b")), (e("g"), e("h"))} <= set(side_by_side)
+    assert total == [8] and sum(done) == 8 and len(done) == 4  # each page once, in order
+
+
 def test_a_failed_read_of_an_increment_fails_its_blocking_with_the_databases_error(db, tmp_path, monkeypatch):
     from kgres.errors import KgresError
     _names(db, tmp_path, [("a", "Sherlock Holmes|PERSON"), ("b", "sherlock holmes|PERSON"), ("c", "S. Holmes|PERSON")])
