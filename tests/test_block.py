@@ -423,6 +423,29 @@ def test_a_failed_read_of_an_increment_fails_its_blocking_with_the_databases_err
         propose(db, BlockConfig(strategies=("exact", "lexical", "acronym")), focus=[e("a")], incremental=True)
 
 
+def test_a_failed_read_of_a_whole_pass_stops_the_reads_not_yet_started(db, tmp_path, monkeypatch):
+    import time
+
+    from kgres.errors import KgresError
+    _names(db, tmp_path, [(c, f"Name {c}|PERSON") for c in "abcdefgh"])
+    real, called = db.read, []
+
+    def read(name, *a, **kw):  # the first page's lexical read fails at once; each exact read takes a while
+        if name == "resolve_block_lexical":
+            called.append(name)
+            return real(name, "UNWIND $ids AS id RETURN id, [1 / 0] AS others", **kw)
+        if name == "resolve_block_exact":
+            called.append(name)
+            time.sleep(0.1)
+        return real(name, *a, **kw)
+
+    monkeypatch.setattr(db, "read", read)
+    with pytest.raises(KgresError, match="resolve_block_lexical"):
+        propose(db, BlockConfig(strategies=("lexical", "exact"), batch_size=1))  # 16 reads queued, two at a time
+    # not all 16: Executor.map cancels the reads not yet started once one fails (or the caller is interrupted)
+    assert called[0] == "resolve_block_lexical" and len(called) <= 4
+
+
 def test_an_increments_attribute_and_code_pairs_from_the_index_are_those_a_pass_proposes_for_it(db, tmp_path):
     recs = [{"kind": "mention", "id": i, "name": n, "type": "PERSON" if a else "PRODUCT",
              **({"attributes": a} if a else {})} for i, n, a in [
