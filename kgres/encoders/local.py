@@ -35,6 +35,7 @@ _models: dict[tuple[str, str], Future] = {}
 _models_lock = threading.Lock()
 _encoding = threading.Lock()
 _precisions: dict[tuple[str, str, str], str] = {}
+_probing = threading.Lock()  # precision(): one probe at a time
 _narrowing = {"count": 0, "threads": 0}  # Ahead threads computing on one CPU thread, and torch's threads before
 
 
@@ -73,11 +74,16 @@ def precision(cfg: EncoderConfig) -> str:
     3,608 names: 3,005 against 1,090; 100k generated mentions' 18k names: 1,946 against 713), vectors
     within cosine 0.99994 of float32's (mean 0.99998), the same ten nearest neighbours for 99.4%."""
     key = (cfg.model, cfg.device, cfg.bf16)
-    if key not in _precisions:
-        wanted = cfg.bf16 == "on" or (cfg.bf16 == "auto" and native_bf16())
-        model = local_model(cfg.model, cfg.device)
-        _precisions[key] = "bfloat16" if wanted and _bf16_agrees(model) else "float32"
-    return _precisions[key]
+    # One thread probes; another asking meanwhile waits for its answer. Probing from two at once, a
+    # caller could compute its first batch while the encode-ahead thread has narrowed torch to one
+    # thread, and keep one thread for good (torch keeps the count per thread); and the fast tokenizer
+    # must not be used from two threads at once (see local_encoder).
+    with _probing:
+        if key not in _precisions:
+            wanted = cfg.bf16 == "on" or (cfg.bf16 == "auto" and native_bf16())
+            model = local_model(cfg.model, cfg.device)
+            _precisions[key] = "bfloat16" if wanted and _bf16_agrees(model) else "float32"
+        return _precisions[key]
 
 
 def native_bf16() -> bool:
