@@ -74,10 +74,10 @@ def precision(cfg: EncoderConfig) -> str:
     3,608 names: 3,005 against 1,090; 100k generated mentions' 18k names: 1,946 against 713), vectors
     within cosine 0.99994 of float32's (mean 0.99998), the same ten nearest neighbours for 99.4%."""
     key = (cfg.model, cfg.device, cfg.bf16)
-    # One thread probes; another asking meanwhile waits for its answer. Probing from two at once, a
-    # caller could compute its first batch while the encode-ahead thread has narrowed torch to one
-    # thread, and keep one thread for good (torch keeps the count per thread); and the fast tokenizer
-    # must not be used from two threads at once (see local_encoder).
+    # One thread probes; another asking meanwhile waits for its answer and computes nothing. Without
+    # it, both probed (in turn, under _encoding): the second could compute its first batch after the
+    # encode-ahead thread had narrowed torch to one thread, and keep one thread for good (torch keeps
+    # the count per thread).
     with _probing:
         if key not in _precisions:
             wanted = cfg.bf16 == "on" or (cfg.bf16 == "auto" and native_bf16())
