@@ -34,23 +34,25 @@ def redecide(db: Database, run_id: str, new_ids: list[str], ambiguity: Ambiguity
             for k in holder_keys(tuple(r["tokens"]), r["type"], r["core"], r["acronym"])}
     # the merged short forms first (few, from an index): the holder groups of the graph's common first
     # names and surnames cost name comparisons (100 new mentions into 100k: 0.5 s building every key's)
-    found = [(key, r) for r in db.read("resolve_redecide_find", _plain=True, cores=sorted({_core(k) for k in keys}),
-                                       decided_by=decided_by)
+    found = [(key, r) for r in db.read("resolve_redecide_find", _plain=True, cores=sorted({_core(k) for k in keys}))
              for key in sorted(short_keys(tuple(r["tokens"] or ()), r["type"]) & keys)]
     opened = _opened(db, {key for key, _ in found}, new_ids, ambiguity)
-    rows, revived = [], set()
+    chosen: dict[str, tuple[tuple, dict]] = {}
     for key, r in found:
-        if r["id"] in revived:
+        if r["id"] in chosen:
             continue  # an untyped word asked under two keys (kgres.resolve.ambiguity.short_keys)
         if key not in opened or not any(r["holder_core"] in g for g in opened[key]):
             continue  # not a short form of the holder it is in
         if ambiguity.dominates(key, r["holder_core"], less=r["mentions"] or 1):
             continue  # the holder carries the name by the popularity prior, without the short form's own mentions
-        rows.append({"id": r["id"], "evidence": json.dumps({
-            "rule": "short form made ambiguous by a new holder: scored again",
-            "short_form": r["core"], "holder": r["holder_core"],
-            "holders": [sorted(g) for g in opened[key]]}, sort_keys=True)})
-        revived.add(r["id"])
+        chosen[r["id"]] = (key, r)
+    standing = {r["id"] for r in db.read("resolve_redecide_standing", _plain=True, ids=sorted(chosen),
+                                         decided_by=decided_by)} if chosen else set()
+    rows = [{"id": i, "evidence": json.dumps({
+        "rule": "short form made ambiguous by a new holder: scored again",
+        "short_form": r["core"], "holder": r["holder_core"],
+        "holders": [sorted(g) for g in opened[key]]}, sort_keys=True)}
+        for i, (key, r) in sorted(chosen.items()) if i in standing]
     if not rows:
         return earlier
     moved = db.query("resolve_redecide", rows=rows, run_id=run_id, decided_by=decided_by)
