@@ -12,6 +12,8 @@ from click.testing import CliRunner
 from kgres import ingest
 from kgres.cli import main
 from kgres.curate.review import decide
+from kgres.db import Database
+from kgres.db.database import MERGE_REPLAN_SHARE, REPLAN_SHARE
 from kgres.errors import KgresError
 from kgres.evaluate.metrics import pairwise
 from kgres.evaluate.synth import generate, gold_of, increments
@@ -70,6 +72,29 @@ def test_a_new_copy_of_a_name_the_graph_had_is_that_entity_and_not_examined_agai
     assert not db.run("MATCH ()-[c:CANDIDATE]->() WHERE c.run_id STARTS WITH $run RETURN c", run=inc.run_id)
     assert_one_refers_to_per_mention(db)
     assert_aggregates_current(db)
+
+
+def test_an_increment_whose_copies_retire_a_tenth_of_the_entities_keeps_the_cached_plans(db, tmp_path, monkeypatch):
+    """A replan makes every later query plan again (1,012 mentions into 100k: 2-3 s of 11): new copies
+    that retire a tenth of the entities leave the cached plans as they are (a merge replans from
+    MERGE_REPLAN_SHARE of the entities on)."""
+    ingest.ingest(db, "jsonl", fixture(tmp_path))
+    resolve(db)
+    entities = db.count("Entity")
+    single = db.run("MATCH (m:Mention)-[:REFERS_TO]->(e:Entity) WITH e, collect(m) AS ms WHERE size(ms) = 1 "
+                    "RETURN ms[0].name AS name, ms[0].type AS type, e.id AS id ORDER BY id")
+    copies = single[:-(-entities // 10)]
+    # the old rule's count (the copies and their canonicals) against 5% would replan; the new one does not
+    assert 2 * len(copies) >= REPLAN_SHARE * (entities - len(copies)) and len(copies) < MERGE_REPLAN_SHARE * entities
+    ingest.ingest(db, "jsonl", new_mentions(tmp_path, *((f"n{i}", c["name"], c["type"]) for i, c in enumerate(copies))))
+    replans = []  # (that import replanned: a tenth more nodes in a small graph)
+    replan = Database.replan
+    monkeypatch.setattr(Database, "replan", lambda self: (replans.append(1), replan(self)))
+    inc = resolve(db, new=True)
+    assert inc.incremental and inc.collapsed_entities == len(copies)
+    assert [entity_of(db, f"n{i}") for i in range(len(copies))] == [c["id"] for c in copies]
+    assert replans == []
+    assert_one_refers_to_per_mention(db)
 
 
 def test_a_new_mention_that_could_link_two_entities_goes_through_the_rules(db, tmp_path):

@@ -53,6 +53,7 @@ def test_plans_are_refreshed_after_bulk_changes_only(db):
     assert db.replan_if_bulk(5, 100)
     assert not db.replan_if_bulk(4, 100)
     assert not db.replan_if_bulk(0, 100)
+    assert db.replan_if_bulk(25, 100, share=0.25) and not db.replan_if_bulk(24, 100, share=0.25)  # a merge's
 
 
 def test_reset_empties_data_and_projections_but_keeps_schema(db):

@@ -139,15 +139,16 @@ class Database:
         """Bring the planner's statistics up to date (``cypher/db_replan.cypher``); call after bulk changes."""
         self.auto_commit("db_replan")
 
-    def replan_if_bulk(self, changed: int, size: int) -> bool:
-        """:meth:`replan` when ``changed`` nodes are at least :data:`REPLAN_SHARE` of the ``size`` they
-        changed (a load into a small graph, a merge of many entities); return whether it did.
+    def replan_if_bulk(self, changed: int, size: int, share: float | None = None) -> bool:
+        """:meth:`replan` when ``changed`` nodes are at least ``share`` (default :data:`REPLAN_SHARE`)
+        of the ``size`` they changed (a load into a small graph, a merge of many entities); return
+        whether it did.
 
         A replan clears every cached plan, so each following query is planned again (tens of
         milliseconds apiece): 100 mentions joining a resolved graph spent more in planning than in
         their queries. Smaller changes are left to Neo4j, which resamples an index once about that
         share of it has changed and replans a query whose statistics moved."""
-        if changed and changed >= REPLAN_SHARE * max(size, 1):
+        if changed and changed >= (REPLAN_SHARE if share is None else share) * max(size, 1):
             self.replan()
             return True
         return False
@@ -218,6 +219,14 @@ MAX_INDEXED_CHARS = 1000
 # A change of at least this share of the graph replans (Neo4j's own index resampling threshold,
 # db.index_sampling.update_percentage, is 5%).
 REPLAN_SHARE = 0.05
+# A merge replans once it retires at least this share of the entities. A merge changes counts, not
+# kinds of data: label counts stay exact, indexes resample at 5% by themselves, and a plan chosen for
+# a graph a tenth larger serves this one (Neo4j itself drops a cached plan once a statistic it read
+# moves by 75%). After a replan every query plans again: 1,012 new mentions into a resolved 100k
+# graph, whose collapse retired 833 of 10.7k entities (7.8%), then ran 10.6-11.7 s, its one-entity
+# lookups 50-90 ms on a first call and 1 ms on the next; without the replan 8.2-8.6 s, the same merges.
+# A whole resolve's first collapse retires most of the graph (100k generated mentions: 77%) and replans.
+MERGE_REPLAN_SHARE = 0.25
 
 COUNTABLE = frozenset({"Entity", "Mention", "RetiredEntity", "Chunk", "Document", "ResolutionRun"})
 T = TypeVar("T")

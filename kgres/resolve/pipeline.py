@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from kgres import runs
 from kgres.db import Database
-from kgres.db.database import REPLAN_SHARE
+from kgres.db.database import MERGE_REPLAN_SHARE, REPLAN_SHARE
 from kgres.encoders import encoder_precision, preload_encoder
 from kgres.errors import ConfigError, KgresError
 from kgres.ingest.rollback import refuse_unfinished
@@ -665,8 +665,9 @@ def _collapse(db: Database, cfg: ResolveConfig, run_id: str, decided_by: str, fo
                             pairwise=cfg.strategy == "rules", focus=focus)
     progress.expect(sum(len(g.members) - 1 for g in groups), "entities")
     apply_groups(db, groups, run_id, method="rules", decided_by=decided_by, on_batch=progress.advance)
-    if groups:
-        db.replan_if_bulk(sum(len(g.members) for g in groups), db.count("Entity"))
+    if groups:  # the entities retired, of those there were
+        retired = sum(len(g.members) - 1 for g in groups)
+        db.replan_if_bulk(retired, db.count("Entity") + retired, share=MERGE_REPLAN_SHARE)
     return groups, left
 
 
