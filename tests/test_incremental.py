@@ -85,7 +85,7 @@ def test_an_increment_whose_copies_retire_a_tenth_of_the_entities_keeps_the_cach
                     "RETURN ms[0].name AS name, ms[0].type AS type, e.id AS id ORDER BY id")
     copies = single[:-(-entities // 10)]
     # the old rule's count (the copies and their canonicals) against 5% would replan; the new one does not
-    assert 2 * len(copies) >= REPLAN_SHARE * (entities - len(copies)) and len(copies) < MERGE_REPLAN_SHARE * entities
+    assert 2 * len(copies) >= REPLAN_SHARE * entities and len(copies) < MERGE_REPLAN_SHARE * entities
     ingest.ingest(db, "jsonl", new_mentions(tmp_path, *((f"n{i}", c["name"], c["type"]) for i, c in enumerate(copies))))
     replans = []  # (that import replanned: a tenth more nodes in a small graph)
     replan = Database.replan

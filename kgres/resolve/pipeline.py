@@ -663,10 +663,10 @@ def _collapse(db: Database, cfg: ResolveConfig, run_id: str, decided_by: str, fo
                             cfg.cluster.max_component,
                             cfg.cluster.cohesion,
                             pairwise=cfg.strategy == "rules", focus=focus)
-    progress.expect(sum(len(g.members) - 1 for g in groups), "entities")
+    retired = sum(len(g.members) - 1 for g in groups)
+    progress.expect(retired, "entities")
     apply_groups(db, groups, run_id, method="rules", decided_by=decided_by, on_batch=progress.advance)
-    if groups:  # the entities retired, of those there were
-        retired = sum(len(g.members) - 1 for g in groups)
+    if retired:  # of the entities there were
         db.replan_if_bulk(retired, db.count("Entity") + retired, share=MERGE_REPLAN_SHARE)
     return groups, left
 
