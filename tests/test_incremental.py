@@ -172,6 +172,20 @@ def test_a_short_form_a_new_name_makes_ambiguous_is_scored_again(db, tmp_path):
     assert entity_of(db, "js1") == entity_of(db, "js2")
 
 
+def test_redecide_asks_only_names_the_graph_did_not_carry(db, tmp_path):
+    """A new copy of "John Smith" joins the holder group the graph has, so it opens no short form:
+    redecide reads the short forms of the two new "Jane Smith" mentions only (both new, neither
+    carried outside the increment), not the copy's, nor a one-word name's."""
+    ingest.ingest(db, "jsonl", without_jane(tmp_path))
+    resolve(db)
+    ingest.ingest(db, "jsonl", new_mentions(tmp_path, ("n1", "John Smith", "PERSON"), ("n2", "Jane Smith", "PERSON"),
+                                            ("n3", "Jane Smith", "PERSON"), ("n4", "Smith", "PERSON")))
+    ids = ["ent:jsonl:n1", "ent:jsonl:n2", "ent:jsonl:n3", "ent:jsonl:n4"]
+    normalize(db, ids=ids)
+    rows = db.read("resolve_redecide_names", ids=ids)
+    assert sorted(r["core"] for r in rows) == ["jane smith", "jane smith"]
+
+
 def test_an_untyped_name_part_a_new_name_makes_ambiguous_is_scored_again(db, tmp_path):
     """Open-IE phrases carry no type: "Gates", the only name part of "Bill Gates" in the graph, merged
     there. A later "Gates Foundation" begins with it, as often: the increment takes "Gates" back out

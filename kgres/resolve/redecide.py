@@ -30,6 +30,7 @@ def redecide(db: Database, run_id: str, new_ids: list[str], ambiguity: Ambiguity
     interrupted attempt of the same run revived. ``ambiguity`` is the holder table with the
     increment's names in it."""
     earlier = [r["id"] for r in db.read("resolve_redecide_revived", _plain=True, run_id=run_id)]
+    # only a name the graph did not carry can form a new holder group (resolve_redecide_names)
     keys = {k for r in db.read("resolve_redecide_names", _plain=True, ids=new_ids)
             for k in holder_keys(tuple(r["tokens"]), r["type"], r["core"], r["acronym"])}
     # the merged short forms first (few, from an index): the holder groups of the graph's common first
