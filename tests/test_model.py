@@ -801,6 +801,23 @@ def test_a_decision_changes_the_next_model(db, tmp_path):
     assert any(abs(a - b) > 1e-6 for a, b in zip(m_of(first, "name"), m_of(second, "name")))
 
 
+def test_a_model_used_again_gets_the_run_s_link_and_thresholds_and_an_unknown_one_is_kept_whole(db, tmp_path):
+    """store() of a model the database keeps, not trained by the run, links the run (USED) and sets its
+    thresholds without sending the model again; a model under an id the database lacks is kept whole."""
+    ingest.ingest(db, "jsonl", story(tmp_path))
+    first = resolve(db)
+    model = store.load(db, first.model_id)
+    kept = db.run("MATCH (x:MatchModel {id: $id}) RETURN x.model_json AS j", id=model.id)[0]["j"]
+    store.store(db, model, first.run_id, trained=False, pinned=False, thresholds=(0.9, 0.4), quality=(0.8, 0.7))
+    row = db.run("MATCH (r:ResolutionRun {id: $run})-[:USED]->(x:MatchModel) RETURN x.id AS id, x.model_json AS j, "
+                 "x.auto_threshold AS auto, x.review_threshold AS review, x.expected_recall AS recall",
+                 run=first.run_id)
+    assert row == [{"id": model.id, "j": kept, "auto": 0.9, "review": 0.4, "recall": 0.7}]
+    model.id = "model-elsewhere"  # made by another database: unknown here
+    assert store.store(db, model, None, trained=False, pinned=True) == "model-elsewhere"
+    assert store.load(db, "model-elsewhere").comparisons == model.comparisons
+
+
 def test_model_commands_show_export_import(db, neo4j_env, tmp_path):
     ingest.ingest(db, "jsonl", story(tmp_path))
     resolve(db)

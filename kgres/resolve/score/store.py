@@ -168,10 +168,16 @@ def pinned_model(db: Database, comps: list[Comparison]) -> MatchModel | None:
 def store(db: Database, model: MatchModel, run_id: str | None, trained: bool, pinned: bool,
           thresholds: tuple[float, float] = (math.nan, math.nan),
           quality: tuple[float, float] = (math.nan, math.nan)) -> str:
-    """Keep ``model`` in the database, linked to ``run_id`` (TRAINED or USED)."""
+    """Keep ``model`` in the database, linked to ``run_id`` (TRAINED or USED). A model used again (not
+    ``trained``) that the database already keeps under its id is not sent again."""
+    clean = [None if isinstance(x, float) and math.isnan(x) else x for x in (*thresholds, *quality)]
+    if model.id and not trained:
+        used = db.query("resolve_model_use", id=model.id, run_id=run_id, auto_threshold=clean[0],
+                        review_threshold=clean[1], expected_precision=clean[2], expected_recall=clean[3])
+        if used:
+            return used[0]["id"]
     if not model.id:
         model.id = f"model-{uuid.uuid4().hex[:12]}"
-    clean = [None if isinstance(x, float) and math.isnan(x) else x for x in (*thresholds, *quality)]
     return db.query("resolve_model_store", id=model.id, version=MODEL_VERSION, model_json=model.to_json(),
                     spec_json=json.dumps(model.spec()), run_id=run_id, trained=trained, pinned=pinned,
                     prior=model.prior, auto_threshold=clean[0], review_threshold=clean[1],
