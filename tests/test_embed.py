@@ -313,6 +313,16 @@ def test_of_the_copies_of_a_name_only_the_one_a_collapse_keeps_is_encoded_ahead(
     resolve(db, ResolveConfig())
     kept = db.run("MATCH (e:Entity) RETURN e.name AS name ORDER BY name")
     assert [r["name"] for r in kept] == ["Dr Watson", "Sherlock Holmes"]
+    # an increment: a new copy of a name the graph has collapses into it; only the new name is encoded
+    ingest.ingest(db, "jsonl", write_jsonl(tmp_path / "more.jsonl", [
+        {"kind": "mention", "id": "n1", "name": "SHERLOCK HOLMES", "type": "PERSON", "chunk_id": "c1"},
+        {"kind": "mention", "id": "n2", "name": "Mycroft Holmes", "type": "PERSON", "chunk_id": "c1"},
+        {"kind": "mention", "id": "n3", "name": "Mycroft Holmes", "type": "PERSON", "chunk_id": "c1"}]),
+        source="more")
+    new = ["ent:more:n1", "ent:more:n2", "ent:more:n3"]
+    normalize(db, ids=new)
+    assert sorted(encode_ahead(db, cfg, ids=new).take()) == ["Mycroft Holmes (person)"]
+    assert encode_ahead(db, cfg, ids=new[:1]) is None
 
 
 def test_the_copy_encoded_ahead_is_the_one_canonical_of_keeps():

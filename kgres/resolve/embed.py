@@ -110,16 +110,25 @@ def encode_ahead(db: Database, cfg: EmbedConfig, ids: list[str] | None = None, l
     of identical-name copies). Of the copies of one name (entities that share normalize's keys), only
     the text of the one a collapse keeps (:func:`kept_copy`) is encoded: the others' are never embedded
     once they merge into it (100k generated mentions: 18.0k texts, of which the collapse leaves 7.3k).
-    Call it once the keys are written; unkeyed, every text is encoded. None where there is nothing to
-    encode, or the encoder is an endpoint (a failing one would be waited on twice). :func:`embed`
+    Call it once the keys are written; unkeyed, every text is encoded. With ``ids`` (an increment), the
+    copies of a name that an entity outside ``ids`` carries are not encoded either: the collapse merges
+    them into that entity (where it does not, :func:`embed` encodes them). None where there is nothing
+    to encode, or the encoder is an endpoint (a failing one would be waited on twice). :func:`embed`
     takes it."""
     if cfg.endpoint or not cfg.enabled:
         return None
+    held: set[str] = set()
+    if ids is not None:
+        for start in range(0, len(ids), cfg.page_size):
+            held.update(r["id"] for r in db.read("resolve_embed_copies_held", _plain=True,
+                                                 ids=ids[start:start + cfg.page_size]))
     # per collapse key and name, the mentions written so and the copy canonical_of would keep of that
     # name: held per distinct name, not per entity (a million mentions are mostly copies)
     names: dict[tuple | str, dict[str, list]] = {}
     for page in _pages(db, cfg.page_size, ids):
         for r in page:
+            if r["id"] in held:
+                continue
             key = (r["key_core"], r["norm_type"], r["key_gender"]) if r.get("key_core") else r["id"]
             hold(names.setdefault(key, {}), r)
     texts = {t for by_name in names.values() for _, t, _ in _stale(cfg, [kept_copy(by_name)])}

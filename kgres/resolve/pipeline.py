@@ -320,12 +320,13 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
     # copy collapsed into "Sherlock Holmes" may move on with it to "Mr. Sherlock Holmes", and each
     # move must be undoable by its own run.
     collapse_run = cfg.strategy in ENGINES and cfg.collapse and cfg.mode != "synonym"
-    # The texts the first scored pass embeds are encoded while the passes before it wait on Neo4j:
-    # an increment's at once, beside the keying of its new entities; a whole resolve's once pass 1
-    # has keyed every entity, beside the collapse, so that of the copies of a name only the one the
-    # collapse keeps is encoded (100k generated mentions: 7.3k texts, not 18.0k).
+    # The texts the first scored pass embeds are encoded while the passes before it wait on Neo4j,
+    # once their entities are keyed, beside the collapse, so that of the copies of a name only the one
+    # the collapse keeps is encoded: an increment's once its new entities are keyed, and none of a name
+    # the graph had (100 new generated mentions: some 20 texts, not 100); a whole resolve's once pass 1
+    # has keyed every entity (100k generated mentions: 7.3k texts, not 18.0k).
     wants_ahead = first == 1 and collapse_run and _needs_embeddings(cfg)
-    ahead = encode_ahead(db, cfg.embed, ids=focus) if wants_ahead and incremental else None
+    ahead = None
     started: list[Ahead | None] = []
     on_keyed = (lambda: started.append(encode_ahead(db, cfg.embed))) if wants_ahead and not incremental else None
     # Every scored pass weighs evidence with one model: the first trains it (or picks a pinned one),
@@ -348,6 +349,7 @@ def _passes(db: Database, cfg: ResolveConfig, base: str, first: int, focus: list
         t = time.perf_counter()
         normalize(db, strip_legal=cfg.strip_legal_suffixes, ids=None if rekey else focus)
         keyed += time.perf_counter() - t
+        ahead = encode_ahead(db, cfg.embed, ids=focus) if wants_ahead else None
         holders = load_ambiguity(db, lazy=True)
     vectors, words = VectorCache(), LexicalWords()
     memo = PairMemo()  # the pairs the passes compared, reused where nothing they read has changed
