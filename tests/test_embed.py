@@ -325,6 +325,37 @@ def test_of_the_copies_of_a_name_only_the_one_a_collapse_keeps_is_encoded_ahead(
     assert encode_ahead(db, cfg, ids=new[:1]) is None
 
 
+def test_an_increment_s_copy_of_an_embedded_text_takes_its_vector(graph, tmp_path, monkeypatch):
+    """embed() of an increment's entities reads the vector of a text the graph has already embedded
+    (another entity of the same name core, embedded from the same text and model): only new texts
+    reach the encoder."""
+    from kgres.resolve.normalize import normalize
+
+    cfg = EmbedConfig(fastrp=False)
+    normalize(graph)
+    embed(graph, cfg)
+    ingest.ingest(graph, "jsonl", write_jsonl(tmp_path / "more.jsonl", [
+        {"kind": "chunk", "id": "c2", "text": "Sherlock and Mycroft."},
+        {"kind": "mention", "id": "n1", "name": "Sherlock Holmes", "type": "PERSON", "chunk_id": "c2",
+         "description": "A consulting detective."},
+        {"kind": "mention", "id": "n2", "name": "Mycroft Holmes", "type": "PERSON", "chunk_id": "c2"}]),
+        source="more")
+    new = ["ent:more:n1", "ent:more:n2"]
+    normalize(graph, ids=new)
+    encoded: list[str] = []
+    real = embed_module.load_encoder
+
+    def counting(c):
+        encoder, dimensions = real(c)
+        return (lambda texts: encoded.extend(texts) or encoder(texts)), dimensions
+
+    monkeypatch.setattr(embed_module, "load_encoder", counting)
+    assert embed(graph, cfg, ids=new).embedded == 2
+    assert encoded == ["Mycroft Holmes (person)"]
+    rows = graph.run("MATCH (e:Entity) WHERE e.name = 'Sherlock Holmes' RETURN e.embedding AS v, e.embedding_key AS k")
+    assert len(rows) == 2 and rows[0] == rows[1]
+
+
 def test_the_copy_encoded_ahead_is_the_one_canonical_of_keeps():
     """kept_copy() reads copies per name (a million mentions are mostly copies) and chooses the member
     canonical_of() chooses for a collapse group: on random groups of one key, always."""

@@ -30,6 +30,7 @@ from pydantic import BaseModel, Field
 
 from kgres.db import Database
 from kgres.db.gds import projection
+from kgres.db.vectors import unpacked
 from kgres.encoders import EncoderConfig, encoder_precision, load_encoder
 from kgres.encoders.local import narrow_threads, widen_threads
 from kgres.errors import ConfigError
@@ -165,7 +166,9 @@ def embed(db: Database, cfg: EmbedConfig = EmbedConfig(), fastrp_dimensions: int
     ``ids`` (an incremental resolve, or a pass re-examining what the last one merged): look only at
     these entities, and recompute only the context embeddings that they change (theirs and their
     neighbours', :func:`context_around`); the topology-only ``fastrp`` of the rest of the graph is
-    left as the last whole run wrote it. ``ahead``: texts already encoded (:func:`encode_ahead`).
+    left as the last whole run wrote it; of these, one whose text another entity of its name core was
+    embedded from (a copy the collapse left apart) gets that entity's vector, not encoded again.
+    ``ahead``: texts already encoded (:func:`encode_ahead`).
     ``topology`` False: a whole recompute writes the context embeddings only, not the topology-only
     ``fastrp`` (which the match model never reads: a resolve writes it once, after its last merge, with
     :func:`topology`). ``on_batch`` is told how many entities each page looked at.
@@ -184,6 +187,8 @@ def embed(db: Database, cfg: EmbedConfig = EmbedConfig(), fastrp_dimensions: int
         # Extracted graphs repeat names (one entity per mention before resolution): encode each
         # distinct text of the page once.
         by_text = {t: known[t].tolist() for _, t, _ in stale if t in known}
+        if ids is not None:
+            by_text.update(_embedded_elsewhere(db, page, [s for s in stale if s[1] not in by_text]))
         texts = sorted({t for _, t, _ in stale if t not in by_text})
         for start in range(0, len(texts), cfg.batch_size):
             batch = texts[start:start + cfg.batch_size]
@@ -288,6 +293,18 @@ def _stale(cfg: EmbedConfig, page: list[dict]) -> list[tuple[str, str, str]]:
         if r["embedding_key"] != key:
             out.append((r["id"], text, key))
     return out
+
+
+def _embedded_elsewhere(db: Database, page: list[dict], stale: list[tuple[str, str, str]]) -> dict[str, list[float]]:
+    """Of the ``stale`` (id, text, key) of ``page``, the texts another entity of the same name core was
+    embedded from, with its vector (:file:`resolve_embed_known`)."""
+    cores = {r["id"]: r["key_core"] for r in page if r.get("key_core")}
+    rows = [{"core": cores[i], "key": k} for i, _, k in stale if i in cores]
+    if not rows:
+        return {}
+    text_of = {k: t for _, t, k in stale}
+    return {text_of[r["key"]]: unpacked(r["embedding"]).tolist()
+            for r in db.read("resolve_embed_known", _plain=True, rows=rows) if r["embedding"] is not None}
 
 
 def _pages(db: Database, size: int, ids: list[str] | None) -> Iterator[list[dict]]:
